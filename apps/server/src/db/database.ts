@@ -1,0 +1,64 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+import { migrateToLatest } from './migrate';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; unset means SQLite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests isolate themselves in their own schema). */
+  pgSchema?: string;
+}
+
+/** Opens the database, applies every pending migration and returns the handle. */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const handle = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.pgSchema)
+    : openSqlite(opts.dataDir);
+  await migrateToLatest(handle.db, handle.dialect);
+  return handle;
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  const file = new SQLite(path.join(dataDir, 'inkwell.db'));
+  // WAL lets readers run beside the single writer; foreign keys make deletes cascade.
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(url: string, schema?: string): Promise<DatabaseHandle> {
+  // BIGINT (file sizes) comes back as a JS number: our values are far below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  if (schema) {
+    const client = await pool.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+    } finally {
+      client.release();
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  await sql`select 1`.execute(db);
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}

@@ -1,0 +1,34 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { Migrator } from 'kysely';
+import type { Dialect } from './database';
+import * as initial from './migrations/001-initial';
+
+/**
+ * Migrations are listed in code (not read from a folder) so they run the same from source, from
+ * tests and from a bundle. Add a new file and a line here; never edit an applied migration.
+ */
+type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+const migrations: Record<string, DialectMigration> = {
+  '001-initial': initial,
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect) {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(migrations)) {
+        out[name] = { up: (d) => m.up(d, dialect) };
+      }
+      return out;
+    },
+  };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(
+      `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { LanguageModel } from './language-model';
+import { OpenAIModel } from './openai-model';
+
+/**
+ * Picks the provider from the configuration: `openai` when AI_BASE_URL is set, otherwise the
+ * embedded `llama` model. Returns at once: the llama model loads (and downloads) in the
+ * background and reports "loading" through status() meanwhile, so start-up is never blocked.
+ */
+export async function createLanguageModel(
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<LanguageModel> {
+  if (config.AI_BASE_URL) {
+    log.info(
+      { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL },
+      'AI: using an OpenAI-compatible server',
+    );
+    return new OpenAIModel({
+      baseUrl: config.AI_BASE_URL,
+      apiKey: config.AI_API_KEY,
+      model: config.AI_MODEL,
+      timeoutMs: config.AI_TIMEOUT_MS,
+    });
+  }
+  // Imported lazily: node-llama-cpp's native binding is only loaded when it is the provider.
+  const { LlamaModelProvider, tuningFromConfig } = await import('./llama-model');
+  const model = new LlamaModelProvider(config, log, tuningFromConfig(config));
+  model.start();
+  return model;
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from './language-model';
+import { LlamaModelProvider, type LlamaTuning } from './llama-model';
+import { ensureTinyGguf, tinyGgufBytes } from './tiny-gguf';
+
+const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+const tuning = (over: Partial<LlamaTuning> = {}): LlamaTuning => ({
+  gpu: false,
+  sequences: 2,
+  contextSize: 512,
+  threads: availableParallelism(),
+  ...over,
+});
+
+describe('llama provider with the tiny GGUF', () => {
+  let dataDir: string;
+  let tiny: string;
+  const providers: LlamaModelProvider[] = [];
+  const provider = async (over: Partial<LlamaTuning> = {}, modelPath = tiny) => {
+    const p = new LlamaModelProvider(
+      { MODEL_PATH: modelPath, MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      tuning(over),
+    );
+    providers.push(p);
+    p.start();
+    await p.whenSettled();
+    return p;
+  };
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-'));
+    tiny = ensureTinyGguf();
+  });
+  afterAll(async () => {
+    await Promise.all(providers.map((p) => p.close()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loads in the background and streams a bounded number of pieces', async () => {
+    const p = new LlamaModelProvider(
+      { MODEL_PATH: tiny, MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      tuning(),
+    );
+    providers.push(p);
+    p.start();
+    expect(p.status()).toMatchObject({ available: false, reason: /loading/ });
+    await expect(generate(p, [{ role: 'user', content: 'hi' }])).rejects.toMatchObject({
+      statusCode: 503,
+    });
+    expect(await p.whenSettled()).toEqual({ available: true, name: 'llama:tiny-llama-v1.gguf' });
+    expect(p.contextTokens()).toBeGreaterThanOrEqual(512);
+    expect(p.countTokens('hello world')).toBeGreaterThan(0);
+    const pieces: string[] = [];
+    for await (const piece of p.stream(
+      [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'Hello' },
+      ],
+      { maxTokens: 12 },
+    )) {
+      pieces.push(piece);
+    }
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(pieces.length).toBeLessThanOrEqual(12);
+  });
+
+  it('queues requests beyond the sequences, and cancellation frees the model', async () => {
+    const p = await provider({ sequences: 1 });
+    const order: string[] = [];
+    const run = async (name: string, maxTokens: number) => {
+      for await (const _ of p.stream([{ role: 'user', content: name }], { maxTokens })) {
+        if (!order.includes(`${name}:first`)) order.push(`${name}:first`);
+      }
+      order.push(`${name}:end`);
+    };
+    await Promise.all([run('a', 20), run('b', 20), run('c', 20)]);
+    // One sequence: each request starts only after the previous one ended.
+    expect(order.filter((e) => e.endsWith(':end'))).toHaveLength(3);
+    for (const name of ['b', 'c']) {
+      const prev = name === 'b' ? 'a' : 'b';
+      expect(order.indexOf(`${name}:first`)).toBeGreaterThan(order.indexOf(`${prev}:end`));
+    }
+
+    const controller = new AbortController();
+    let got = 0;
+    await expect(
+      (async () => {
+        for await (const _ of p.stream([{ role: 'user', content: 'long' }], {
+          maxTokens: 100_000,
+          signal: controller.signal,
+        })) {
+          if (++got === 3) controller.abort(new Error('client went away'));
+        }
+      })(),
+    ).rejects.toThrow('client went away');
+    // The only sequence is free again: the next request runs.
+    expect(
+      (await generate(p, [{ role: 'user', content: 'next' }], { maxTokens: 5 })).length,
+    ).toBeGreaterThanOrEqual(0);
+    // A consumer that stops early frees it too.
+    for await (const _ of p.stream([{ role: 'user', content: 'x' }], { maxTokens: 50 })) break;
+    await generate(p, [{ role: 'user', content: 'again' }], { maxTokens: 5 });
+  });
+
+  it('survives a prompt longer than the context', async () => {
+    const p = await provider({ contextSize: 256 });
+    const long = 'word '.repeat(600);
+    const result = await generate(p, [{ role: 'user', content: long }], { maxTokens: 8 }).then(
+      (text) => ({ text }),
+      (err: unknown) => ({ err }),
+    );
+    if ('err' in result) expect(result.err).toMatchObject({ statusCode: 400, message: /too long/ });
+    expect(p.status().available).toBe(true);
+    await generate(p, [{ role: 'user', content: 'short' }], { maxTokens: 4 });
+  });
+
+  it('refuses malformed or missing model files without crashing the process', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-bad-gguf-'));
+    try {
+      const garbage = path.join(dir, 'garbage.gguf');
+      writeFileSync(garbage, Buffer.from('this is not a model at all'));
+      expect((await provider({}, garbage)).status()).toMatchObject({
+        available: false,
+        reason: /not a GGUF file/,
+      });
+
+      const truncated = path.join(dir, 'truncated.gguf');
+      const bytes = readFileSync(tiny);
+      writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      expect((await provider({}, truncated)).status()).toMatchObject({
+        available: false,
+        reason: /beyond the end/,
+      });
+
+      // Metadata that disagrees with the tensors passes the JavaScript checks; the probe catches it.
+      const mismatched = path.join(dir, 'mismatched.gguf');
+      const b = Buffer.from(tinyGgufBytes());
+      const key = b.indexOf('llama.feed_forward_length');
+      b.writeUInt32LE(96, key + 'llama.feed_forward_length'.length + 4);
+      writeFileSync(mismatched, b);
+      expect((await provider({}, mismatched)).status()).toMatchObject({
+        available: false,
+        reason: /cannot be loaded/,
+      });
+
+      expect((await provider({}, path.join(dir, 'nope.gguf'))).status()).toMatchObject({
+        available: false,
+        reason: /does not exist.*MODEL_PATH/,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,295 @@
+import { availableParallelism } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  ChatHistoryItem,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaModel,
+} from 'node-llama-cpp';
+import { HttpError } from '../../lib/http-error';
+import { checkGgufFile } from './gguf-check';
+import {
+  ModelUnavailableError,
+  type ChatTurn,
+  type GenerateOptions,
+  type LanguageModel,
+  type ModelStatus,
+} from './language-model';
+import { probeModel } from './llama-probe';
+import type { Config } from '../../config';
+import { downloadModel, planModelFile, type ModelFileSettings } from './model-file';
+import { Pool } from './sequence-pool';
+import { estimateTokens } from './token-estimate';
+
+/**
+ * The `llama` provider: a GGUF model run in-process by node-llama-cpp. One model and one context
+ * are shared; the context has a few sequences (parallel generations) and further requests queue.
+ * Loading happens in the background: until ready, status() says why the model is unavailable.
+ */
+type State =
+  | { kind: 'starting' | 'loading' | 'closed' }
+  | { kind: 'downloading'; fraction: number }
+  | { kind: 'failed'; reason: string }
+  | {
+      kind: 'ready';
+      llama: Llama;
+      model: LlamaModel;
+      context: LlamaContext;
+      pool: Pool<LlamaContextSequence>;
+    };
+
+export interface LlamaTuning {
+  /** false (CPU, the default: a GPU build on a machine without one must not be tried), or a GPU type. */
+  gpu: false | 'auto' | 'cuda' | 'vulkan' | 'metal';
+  /** Parallel generations; requests beyond them queue. */
+  sequences: number;
+  /** Tokens per sequence, at most what the model was trained on. */
+  contextSize: number;
+  threads: number;
+}
+
+/** Tuning from the configuration (LLAMA_GPU, LLAMA_SEQUENCES, LLAMA_CONTEXT). */
+export function tuningFromConfig(
+  config: Pick<Config, 'LLAMA_GPU' | 'LLAMA_SEQUENCES' | 'LLAMA_CONTEXT'>,
+): LlamaTuning {
+  return {
+    gpu: config.LLAMA_GPU === 'off' ? false : config.LLAMA_GPU,
+    sequences: config.LLAMA_SEQUENCES,
+    contextSize: config.LLAMA_CONTEXT,
+    // node-llama-cpp's default (>= 4 threads) is ~250x slower per token on a 2-core machine.
+    threads: availableParallelism(),
+  };
+}
+
+const DEFAULT_MAX_TOKENS = 512;
+
+export class LlamaModelProvider implements LanguageModel {
+  private state: State = { kind: 'starting' };
+  private readonly abortLoad = new AbortController();
+  private settled: Promise<void> = Promise.resolve();
+  private name = 'llama';
+
+  constructor(
+    private readonly config: ModelFileSettings,
+    private readonly log: FastifyBaseLogger,
+    private readonly tuning: LlamaTuning,
+  ) {}
+
+  /** Begins resolving, downloading and loading the model; never throws (failures land in status()). */
+  start() {
+    this.settled = this.load().catch((err: unknown) => {
+      if (this.state.kind === 'closed') return;
+      const reason = err instanceof Error ? err.message : String(err);
+      this.state = { kind: 'failed', reason };
+      this.log.error(`AI: the embedded model is unavailable: ${reason}`);
+    });
+  }
+
+  /** Resolves once loading has succeeded or failed (tests, benchmarks). */
+  async whenSettled(): Promise<ModelStatus> {
+    await this.settled;
+    return this.status();
+  }
+
+  status(): ModelStatus {
+    const s = this.state;
+    const name = this.name;
+    switch (s.kind) {
+      case 'ready':
+        return { available: true, name };
+      case 'failed':
+        return { available: false, name, reason: s.reason };
+      case 'downloading':
+        return {
+          available: false,
+          name,
+          reason: `the model is downloading (${Math.floor(s.fraction * 100)}%); try again when it is ready`,
+        };
+      case 'closed':
+        return { available: false, name, reason: 'the server is shutting down' };
+      default:
+        return { available: false, name, reason: 'the model is loading; try again in a moment' };
+    }
+  }
+
+  contextTokens(): number {
+    return this.state.kind === 'ready' ? this.state.context.contextSize : this.tuning.contextSize;
+  }
+
+  countTokens(text: string): number {
+    return this.state.kind === 'ready'
+      ? this.state.model.tokenize(text).length
+      : estimateTokens(text);
+  }
+
+  async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
+    const ready = this.state;
+    if (ready.kind !== 'ready')
+      throw new ModelUnavailableError(this.status().reason ?? 'not ready');
+    const stop = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+    const sequence = await ready.pool.acquire(signal);
+    const { LlamaChat } = await import('node-llama-cpp');
+    const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
+    const pending: string[] = [];
+    let wake: (() => void) | undefined;
+    let done = false;
+    let failure: unknown;
+    // Always bounded: a small (or random) model may never emit its end token.
+    const maxTokens = Math.min(
+      opts.maxTokens ?? DEFAULT_MAX_TOKENS,
+      Math.floor(sequence.contextSize / 2),
+    );
+    const generation = chat
+      .generateResponse(toHistory(turns), {
+        maxTokens,
+        temperature: opts.temperature ?? 0.7,
+        signal,
+        onTextChunk: (text) => {
+          pending.push(text);
+          wake?.();
+        },
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          failure = err;
+        },
+      )
+      .finally(() => {
+        done = true;
+        wake?.();
+      });
+    try {
+      for (;;) {
+        if (pending.length > 0) {
+          yield pending.splice(0).join('');
+          continue;
+        }
+        if (done) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+      if (failure !== undefined) throw this.mapError(failure, opts.signal);
+    } finally {
+      // Reached on success, error, abort and on a consumer that stopped early: free the sequence.
+      stop.abort();
+      await generation;
+      chat.dispose({ disposeSequence: false });
+      await sequence.clearHistory().catch(() => {});
+      if (this.state.kind === 'ready') ready.pool.release(sequence);
+    }
+  }
+
+  async close(): Promise<void> {
+    const s = this.state;
+    this.state = { kind: 'closed' };
+    this.abortLoad.abort(new Error('closing'));
+    await this.settled;
+    if (s.kind === 'ready') {
+      s.pool.rejectAll(new ModelUnavailableError('the server is shutting down'));
+      await s.llama.dispose().catch(() => {});
+    }
+  }
+
+  private async load() {
+    const plan = planModelFile(this.config);
+    if (plan.kind === 'missing') throw new Error(plan.reason);
+    let file = plan.file;
+    this.name = `llama:${file.split(/[\\/]/).pop()}`;
+    if (plan.kind === 'download') {
+      this.state = { kind: 'downloading', fraction: 0 };
+      this.log.info(`AI: downloading ${plan.uri} to ${plan.file} (once; resumes if interrupted)`);
+      let logged = 0;
+      try {
+        file = await downloadModel(
+          plan,
+          (fraction) => {
+            if (this.state.kind === 'downloading') this.state.fraction = fraction;
+            // Progress in the log too, for terminals without a progress bar (containers).
+            if (fraction - logged >= 0.1) {
+              logged = fraction;
+              this.log.info(`AI: model download ${Math.floor(fraction * 100)}%`);
+            }
+          },
+          this.abortLoad.signal,
+        );
+      } catch (err) {
+        throw new Error(
+          `could not download the model ${plan.uri} (${(err as Error).message}); check the network and restart, ` +
+            `or put a GGUF file at ${plan.file}, set MODEL_PATH, or set AI_BASE_URL to an OpenAI-compatible server`,
+        );
+      }
+    }
+    this.assertOpen();
+    this.state = { kind: 'loading' };
+    const started = Date.now();
+    try {
+      await checkGgufFile(file);
+    } catch (err) {
+      throw new Error(
+        `the model file ${file} is not a valid GGUF model: ${(err as Error).message}; replace it or fix MODEL_PATH`,
+      );
+    }
+    const probe = await probeModel(file, this.tuning.gpu, this.config.dataDir);
+    if (!probe.ok)
+      throw new Error(
+        `the model file ${file} cannot be loaded (${probe.error}); replace it or fix MODEL_PATH`,
+      );
+    this.assertOpen();
+
+    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+    const llama = await getLlama({
+      gpu: this.tuning.gpu,
+      build: 'never',
+      maxThreads: this.tuning.threads,
+      logLevel: LlamaLogLevel.warn,
+      logger: (level, message) => this.log.debug({ level }, `llama.cpp: ${message.trim()}`),
+    });
+    try {
+      const model = await llama.loadModel({ modelPath: file });
+      const context = await model.createContext({
+        sequences: this.tuning.sequences,
+        contextSize: Math.min(this.tuning.contextSize, model.trainContextSize),
+        threads: this.tuning.threads,
+      });
+      this.assertOpen();
+      const sequences = Array.from({ length: this.tuning.sequences }, () => context.getSequence());
+      this.state = { kind: 'ready', llama, model, context, pool: new Pool(sequences) };
+      this.log.info(
+        `AI: ${this.name} ready in ${Date.now() - started} ms (context ${context.contextSize} tokens x ${this.tuning.sequences}, ${this.tuning.threads} threads, gpu ${String(llama.gpu)})`,
+      );
+    } catch (err) {
+      await llama.dispose().catch(() => {});
+      throw err;
+    }
+  }
+
+  private assertOpen() {
+    if (this.state.kind === 'closed') throw new Error('closed');
+  }
+
+  private mapError(err: unknown, callerSignal?: AbortSignal): unknown {
+    if (callerSignal?.aborted) return callerSignal.reason ?? err;
+    if (err instanceof HttpError) return err;
+    if (err instanceof Error && /too long prompt|context size/i.test(err.message)) {
+      return new HttpError(
+        400,
+        "The message is too long for the model's context. Start a new topic or shorten it.",
+      );
+    }
+    this.log.error({ err }, 'AI: generation failed');
+    return new HttpError(500, 'The language model failed to generate a reply.');
+  }
+}
+
+function toHistory(turns: ChatTurn[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = turns.map((t) =>
+    t.role === 'assistant'
+      ? { type: 'model', response: [t.content] }
+      : { type: t.role === 'system' ? 'system' : 'user', text: t.content },
+  );
+  history.push({ type: 'model', response: [] });
+  return history;
+}

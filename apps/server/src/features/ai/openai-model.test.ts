@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
+import { generate } from './language-model';
+import { OpenAIModel } from './openai-model';
+
+describe('openai provider against a local OpenAI-compatible server', () => {
+  let ai: OpenAITestServer;
+  beforeAll(async () => {
+    ai = await startOpenAITestServer({ apiKey: 'sk-test' });
+  });
+  afterAll(() => ai?.close());
+
+  const model = (over: Partial<ConstructorParameters<typeof OpenAIModel>[0]> = {}) =>
+    new OpenAIModel({ baseUrl: ai.url, apiKey: 'sk-test', model: 'm', timeoutMs: 1000, ...over });
+
+  it('streams pieces, sends the turns, the key and a bounded max_tokens', async () => {
+    const pieces: string[] = [];
+    for await (const p of model().stream([{ role: 'user', content: 'alpha beta gamma' }], {
+      maxTokens: 7,
+    })) {
+      pieces.push(p);
+    }
+    expect(pieces.join('')).toBe('You said: alpha beta gamma');
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(ai.requests.at(-1)).toMatchObject({ model: 'm', stream: true, max_tokens: 7 });
+    expect(ai.headers.at(-1)!.authorization).toBe('Bearer sk-test');
+    expect(model().status()).toEqual({ available: true, name: `openai:m@${ai.url}` });
+  });
+
+  it('maps failures to clear errors', async () => {
+    const turns = [{ role: 'user' as const, content: 'x' }];
+    await expect(generate(model({ apiKey: 'wrong' }), turns)).rejects.toMatchObject({
+      statusCode: 503,
+      message: expect.stringMatching(/^No language model is available: .*AI_API_KEY/),
+    });
+    ai.setFailure({ delayMs: 1500 });
+    await expect(generate(model(), turns)).rejects.toMatchObject({
+      statusCode: 504,
+      message: /AI_TIMEOUT_MS/,
+    });
+    ai.setFailure({ status: 503 });
+    await expect(generate(model(), turns)).rejects.toMatchObject({
+      statusCode: 502,
+      message: /HTTP 503/,
+    });
+    ai.setFailure({ dieAfterPieces: 1 });
+    await expect(generate(model(), turns)).rejects.toMatchObject({
+      statusCode: 502,
+      message: /closed the connection/,
+    });
+    ai.setFailure({});
+    const gone = await startOpenAITestServer();
+    await gone.close();
+    const refused = new OpenAIModel({ baseUrl: gone.url, model: 'm', timeoutMs: 1000 });
+    await expect(generate(refused, turns)).rejects.toMatchObject({
+      statusCode: 503,
+      message: /AI_BASE_URL/,
+    });
+  });
+
+  it('stops when the caller aborts', async () => {
+    ai.setFailure({ pieceDelayMs: 30 });
+    ai.setReply(() => Array.from({ length: 50 }, (_, i) => `${i} `));
+    const controller = new AbortController();
+    const got: string[] = [];
+    const before = ai.aborted();
+    await expect(
+      (async () => {
+        for await (const p of model().stream([{ role: 'user', content: 'x' }], {
+          signal: controller.signal,
+        })) {
+          got.push(p);
+          if (got.length === 2) controller.abort(new Error('stop'));
+        }
+      })(),
+    ).rejects.toThrow('stop');
+    expect(got.length).toBe(2);
+    await expect.poll(() => ai.aborted()).toBeGreaterThan(before);
+    ai.setFailure({});
+  });
+});

@@ -1,0 +1,261 @@
+import { HttpError } from '../../lib/http-error';
+import {
+  ModelUnavailableError,
+  type ChatTurn,
+  type GenerateOptions,
+  type LanguageModel,
+  type ModelStatus,
+} from './language-model';
+import { sseData } from './sse';
+import { estimateTokens } from './token-estimate';
+
+/**
+ * The `openai` provider: any OpenAI-compatible Chat Completions server (vLLM, Ollama, llama.cpp
+ * server, OpenAI). Always streams from the upstream server, so a slow reply never hits a
+ * whole-response timeout and an aborted request stops the upstream generation too.
+ */
+export interface OpenAIModelOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** When unset, the first model of GET /models is used (what single-model servers expose). */
+  model?: string;
+  /** Longest silence accepted from the server: before the answer starts and between pieces. */
+  timeoutMs: number;
+  /** Context window to budget prompts with; servers do not report it in a standard way. */
+  contextTokens?: number;
+  defaultMaxTokens?: number;
+  fetch?: typeof fetch;
+}
+
+export const OPENAI_DEFAULT_CONTEXT = 8192;
+const DEFAULT_MAX_TOKENS = 1024;
+
+export class OpenAIModel implements LanguageModel {
+  private readonly base: string;
+  private resolvedModel: Promise<string> | undefined;
+  private closed = false;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(private readonly opts: OpenAIModelOptions) {
+    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.fetchFn = opts.fetch ?? fetch;
+  }
+
+  async whenSettled(): Promise<ModelStatus> {
+    return this.status();
+  }
+
+  status(): ModelStatus {
+    if (this.closed)
+      return { available: false, name: this.name(), reason: 'the server is shutting down' };
+    return { available: true, name: this.name() };
+  }
+
+  contextTokens(): number {
+    return this.opts.contextTokens ?? OPENAI_DEFAULT_CONTEXT;
+  }
+
+  countTokens(text: string): number {
+    return estimateTokens(text);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
+    if (this.closed) throw new ModelUnavailableError('the server is shutting down');
+    opts.signal?.throwIfAborted();
+    const idle = new IdleTimer(this.opts.timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, idle.signal]) : idle.signal;
+    let connected = false;
+    try {
+      const model = await this.model(signal);
+      const res = await this.fetchFn(`${this.base}/chat/completions`, {
+        method: 'POST',
+        headers: this.headers(),
+        body: JSON.stringify({
+          model,
+          messages: turns,
+          stream: true,
+          max_tokens: opts.maxTokens ?? this.opts.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+          ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+        }),
+        signal,
+      });
+      connected = true;
+      if (!res.ok) throw await this.statusError(res);
+      if (!res.body) throw upstreamError('the AI server sent an empty answer');
+      idle.touch();
+      let finished = false;
+      for await (const data of sseData(res.body)) {
+        idle.touch();
+        if (data.trim() === '[DONE]') {
+          finished = true;
+          break;
+        }
+        const chunk = parseChunk(data);
+        if (chunk.error) throw upstreamError(`the AI server reported an error: ${chunk.error}`);
+        if (chunk.content) yield chunk.content;
+        if (chunk.finished) finished = true;
+      }
+      if (!finished)
+        throw upstreamError('the AI server closed the connection before finishing the reply');
+    } catch (err) {
+      throw this.mapError(err, opts.signal, idle, connected);
+    } finally {
+      idle.clear();
+    }
+  }
+
+  private name() {
+    return `openai:${this.opts.model ?? 'default'}@${this.base}`;
+  }
+
+  private headers(): Record<string, string> {
+    const h: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    };
+    if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
+    return h;
+  }
+
+  /** AI_MODEL, or the server's first model; cached once found. */
+  private model(signal: AbortSignal): Promise<string> {
+    if (this.opts.model) return Promise.resolve(this.opts.model);
+    this.resolvedModel ??= this.fetchFn(`${this.base}/models`, { headers: this.headers(), signal })
+      .then(async (res) => {
+        if (!res.ok) return 'default';
+        const body = (await res.json()) as { data?: { id?: string }[] };
+        return body.data?.[0]?.id ?? 'default';
+      })
+      .catch(() => {
+        this.resolvedModel = undefined;
+        return 'default';
+      });
+    return this.resolvedModel;
+  }
+
+  private async statusError(res: Response): Promise<HttpError> {
+    const detail = await res
+      .text()
+      .then((t) => {
+        try {
+          const j = JSON.parse(t) as { error?: { message?: string } | string };
+          return typeof j.error === 'string' ? j.error : (j.error?.message ?? '');
+        } catch {
+          return '';
+        }
+      })
+      .catch(() => '');
+    const suffix = detail ? ` (${detail.slice(0, 200)})` : '';
+    if (res.status === 401 || res.status === 403) {
+      return new ModelUnavailableError(
+        `the AI server at AI_BASE_URL rejected the credentials; check AI_API_KEY${suffix}`,
+      );
+    }
+    if (res.status === 404) {
+      return new ModelUnavailableError(
+        `the AI server does not know this model or path; check AI_MODEL and AI_BASE_URL${suffix}`,
+      );
+    }
+    if (res.status === 429)
+      return new HttpError(503, `The AI server is busy. Please try again shortly.${suffix}`);
+    return upstreamError(`the AI server answered HTTP ${res.status}${suffix}`);
+  }
+
+  private mapError(
+    err: unknown,
+    callerSignal: AbortSignal | undefined,
+    idle: IdleTimer,
+    connected: boolean,
+  ): unknown {
+    if (callerSignal?.aborted) return callerSignal.reason ?? err;
+    if (err instanceof HttpError) return err;
+    if (idle.fired) {
+      return new HttpError(
+        504,
+        `The AI server did not answer within ${this.opts.timeoutMs} ms (AI_TIMEOUT_MS).`,
+      );
+    }
+    if (!connected) {
+      // Refused, unknown host, TLS failure...: the request never reached a server.
+      const cause = err instanceof Error ? (err.cause as Error | undefined) : undefined;
+      const why =
+        causeCode(err) ?? cause?.message ?? (err instanceof Error ? err.message : 'error');
+      return new ModelUnavailableError(
+        `the AI server at ${this.base} cannot be reached (${why}); check AI_BASE_URL`,
+      );
+    }
+    return upstreamError('the AI server closed the connection before finishing the reply');
+  }
+}
+
+function upstreamError(message: string) {
+  return new HttpError(502, message.charAt(0).toUpperCase() + message.slice(1) + '.');
+}
+
+interface ParsedChunk {
+  content?: string;
+  finished?: boolean;
+  error?: string;
+}
+
+function parseChunk(data: string): ParsedChunk {
+  let j: {
+    choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+    error?: { message?: string } | string;
+  };
+  try {
+    j = JSON.parse(data) as typeof j;
+  } catch {
+    return {};
+  }
+  if (j.error)
+    return { error: typeof j.error === 'string' ? j.error : (j.error.message ?? 'unknown') };
+  const choice = j.choices?.[0];
+  return { content: choice?.delta?.content ?? undefined, finished: Boolean(choice?.finish_reason) };
+}
+
+function causeCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Aborts after `ms` without activity. `touch()` only records the time (it runs once per streamed
+ * piece, so it must be cheap); the timer re-arms itself for the remaining time when it fires.
+ */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private last = Date.now();
+  fired = false;
+  constructor(private readonly ms: number) {
+    this.arm(ms);
+  }
+  get signal() {
+    return this.controller.signal;
+  }
+  touch() {
+    this.last = Date.now();
+  }
+  clear() {
+    clearTimeout(this.timer);
+  }
+  private arm(delay: number) {
+    this.timer = setTimeout(() => {
+      const idleFor = Date.now() - this.last;
+      if (idleFor < this.ms) return this.arm(this.ms - idleFor);
+      this.fired = true;
+      this.controller.abort(new Error('AI server timeout'));
+    }, delay);
+    this.timer.unref();
+  }
+}

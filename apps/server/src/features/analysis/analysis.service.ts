@@ -1,0 +1,156 @@
+import type { AccessibilityAnalysis, SeoAnalysis } from '@inkwell/contract';
+import { HttpError } from '../../lib/http-error';
+import type { LanguageModel } from '../ai/language-model';
+import { accessibilityScore, toViolations, type AxeRuleOutcome } from './accessibility-score';
+import { runAxeInChromium } from './axe-chromium';
+import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
+import { findingsPrompt, writeInsights } from './insights';
+import { parsePage } from './page-document';
+import { safeFetch, type FetchedResource } from './safe-fetch';
+import { extraSeoAudits, weightedScore } from './seo-extra-audits';
+import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audits';
+
+/** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
+export interface AnalysisDeps {
+  ai: LanguageModel;
+  /** FETCH_ALLOW_HOSTS. */
+  allowHosts: readonly string[];
+  /** CHROMIUM_PATH: run axe in headless Chromium instead of jsdom. */
+  chromiumPath?: string;
+  signal?: AbortSignal;
+}
+
+const ROBOTS_MAX_BYTES = 512 * 1024; // Google reads the first 500 KiB
+
+/** "example.com/page" is taken to mean https://example.com/page. */
+export function normaliseUrl(input: string): string {
+  const trimmed = input.trim();
+  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+:\d/.test(trimmed)
+    ? trimmed
+    : `https://${trimmed}`;
+}
+
+function fetchPage(deps: AnalysisDeps, url: string): Promise<FetchedResource> {
+  return safeFetch(normaliseUrl(url), {
+    allowHosts: deps.allowHosts,
+    accept: 'html',
+    signal: deps.signal,
+  });
+}
+
+export async function analyseAccessibility(
+  deps: AnalysisDeps,
+  url: string,
+): Promise<AccessibilityAnalysis> {
+  const page = await fetchPage(deps, url);
+  const run = deps.chromiumPath ? await chromiumRun(deps, page) : await jsdomRun(page);
+  const outcomes: AxeRuleOutcome[] = [
+    ...run.violations.map((v) => ({ id: v.id, outcome: 'violation' as const })),
+    // A rule with both passing and failing elements is a failure: violations come first.
+    ...run.passes.map((id) => ({ id, outcome: 'pass' as const })),
+  ];
+  const score = accessibilityScore(outcomes);
+  const violations = toViolations(run.violations);
+  const lines = violations.map(
+    (v) =>
+      `[${v.impact ?? 'unknown'}] ${v.id} on ${v.count} element(s): ${v.description} e.g. ${v.examples.slice(0, 2).join(', ')}`,
+  );
+  if (run.notChecked.length)
+    lines.push(`Not checked without a browser: ${run.notChecked.join(', ')}`);
+  if (run.incomplete.length) lines.push(`Need a manual check: ${run.incomplete.join(', ')}`);
+  if (violations.length === 0) lines.push('No automated violations found.');
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'accessibility',
+    findingsPrompt(page.url, score, lines),
+    deps.signal,
+  );
+  return {
+    url: page.url,
+    score,
+    violations,
+    passes: run.passes.length,
+    incomplete: run.incomplete.length,
+    ...(run.notChecked.length ? { not_checked: run.notChecked } : {}),
+    ai_insights,
+  };
+}
+
+async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
+  const dom = parsePage(page);
+  try {
+    return await runAxeInJsdom(dom);
+  } finally {
+    dom.window.close();
+  }
+}
+
+function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun> {
+  return runAxeInChromium(page, {
+    executablePath: deps.chromiumPath!,
+    // Sub-resources go through the same vetting as the page itself.
+    fetchAsset: async (assetUrl) => {
+      const res = await safeFetch(assetUrl, {
+        allowHosts: deps.allowHosts,
+        accept: 'any',
+        maxBytes: 2 * 1024 * 1024,
+        signal: deps.signal,
+      });
+      return { status: res.status, contentType: res.contentType, body: res.body };
+    },
+  });
+}
+
+export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAnalysis> {
+  const page = await fetchPage(deps, url);
+  const robots = await fetchRobots(deps, page.url);
+  const dom = parsePage(page);
+  let audits;
+  try {
+    const seoPage = {
+      url: page.url,
+      status: page.status,
+      rawHeaders: page.rawHeaders,
+      document: dom.window.document,
+      robots,
+    };
+    audits = [...lighthouseSeoAudits(seoPage), ...extraSeoAudits(seoPage)];
+  } finally {
+    dom.window.close();
+  }
+  const score = weightedScore(audits);
+  const lines = audits
+    .filter((a) => !a.passed)
+    .map(
+      (a) =>
+        `[${a.weight > 1 ? 'critical' : a.weight > 0 ? 'scored' : 'best practice'}] ${a.id} failed: ${a.details}`,
+    );
+  if (lines.length === 0) lines.push('Every audit passed.');
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'seo',
+    findingsPrompt(page.url, score, lines),
+    deps.signal,
+  );
+  return {
+    url: page.url,
+    score,
+    audits: audits.map(({ id, title, passed, details }) => ({ id, title, passed, details })),
+    ai_insights,
+  };
+}
+
+async function fetchRobots(deps: AnalysisDeps, pageUrl: string): Promise<RobotsTxtResult> {
+  try {
+    const res = await safeFetch(new URL('/robots.txt', pageUrl).href, {
+      allowHosts: deps.allowHosts,
+      accept: 'any',
+      maxBytes: ROBOTS_MAX_BYTES,
+      signal: deps.signal,
+    });
+    return { status: res.status, content: res.body.toString('utf8') };
+  } catch (err) {
+    if (err instanceof HttpError) return { error: err.message };
+    throw err;
+  }
+}

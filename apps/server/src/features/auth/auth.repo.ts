@@ -1,0 +1,91 @@
+import type { Db } from '../../db/database';
+import { nowIso } from '../../lib/time';
+
+/** Data access for users' credentials, sessions (refresh-token families) and reset tokens. */
+export const authRepo = {
+  findUserByEmail: (db: Db, email: string) =>
+    db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst(),
+
+  findUserById: (db: Db, id: number) =>
+    db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  insertUser: (
+    db: Db,
+    user: { email: string; password_hash: string; first_name: string; last_name: string },
+  ) =>
+    db
+      .insertInto('users')
+      .values({ ...user, created_at: nowIso() })
+      .returning(['id', 'first_name'])
+      .executeTakeFirstOrThrow(),
+
+  setPasswordHash: (db: Db, userId: number, password_hash: string) =>
+    db.updateTable('users').set({ password_hash }).where('id', '=', userId).execute(),
+
+  insertRefreshToken: (
+    db: Db,
+    row: { user_id: number; family_id: string; token_hash: string; expires_at: string },
+  ) =>
+    db
+      .insertInto('refresh_tokens')
+      .values({ ...row, created_at: nowIso() })
+      .execute(),
+
+  findRefreshToken: (db: Db, token_hash: string) =>
+    db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('token_hash', '=', token_hash)
+      .executeTakeFirst(),
+
+  /** Marks one token used; false when it was already used (a concurrent refresh won). */
+  async revokeRefreshToken(db: Db, id: number): Promise<boolean> {
+    const res = await db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  revokeFamily: (db: Db, family_id: string) =>
+    db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('family_id', '=', family_id)
+      .where('revoked_at', 'is', null)
+      .execute(),
+
+  revokeAllForUser: (db: Db, user_id: number) =>
+    db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('user_id', '=', user_id)
+      .where('revoked_at', 'is', null)
+      .execute(),
+
+  insertPasswordReset: (db: Db, row: { user_id: number; token_hash: string; expires_at: string }) =>
+    db
+      .insertInto('password_resets')
+      .values({ ...row, created_at: nowIso() })
+      .execute(),
+
+  findPasswordReset: (db: Db, token_hash: string) =>
+    db
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('token_hash', '=', token_hash)
+      .executeTakeFirst(),
+
+  /** Consumes a reset token once; false when already used. */
+  async usePasswordReset(db: Db, id: number): Promise<boolean> {
+    const res = await db
+      .updateTable('password_resets')
+      .set({ used_at: nowIso() })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+};

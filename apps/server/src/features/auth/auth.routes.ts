@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  errorResponseSchema,
+  loginRequestSchema,
+  messageResponseSchema,
+  refreshResponseSchema,
+  registerRequestSchema,
+  requestPasswordResetSchema,
+  resetPasswordSchema,
+  tokensResponseSchema,
+} from '@inkwell/contract';
+import { bearerToken } from '../../lib/access-token';
+import { requireUser } from '../../plugins/auth';
+import * as auth from './auth.service';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = { db: app.db, tokens: app.accessTokens };
+  const limited = { rateLimit: app.authRateLimit };
+  const publicBase = (app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`).replace(
+    /\/$/,
+    '',
+  );
+
+  app.post(
+    '/api/register',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        body: registerRequestSchema,
+        response: { 201: tokensResponseSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await auth.register(deps, request.body)),
+  );
+
+  app.post(
+    '/api/login',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        body: loginRequestSchema,
+        response: { 200: tokensResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.login(deps, request.body),
+  );
+
+  app.post(
+    '/api/token/refresh',
+    { schema: { tags: ['auth'], response: { 200: refreshResponseSchema, ...errors } } },
+    async (request) => auth.refresh(deps, bearerToken(request.headers.authorization)),
+  );
+
+  app.post(
+    '/api/logout',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        security: [{ bearer: [] }],
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.logout(deps, requireUser(request).sessionId);
+      return { message: 'Logged out' };
+    },
+  );
+
+  app.post(
+    '/api/request_password_reset',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        body: requestPasswordResetSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      message: await auth.requestPasswordReset(
+        { ...deps, mailer: app.mailer, resetUrlBase: `${publicBase}${app.config.BASE_PATH}` },
+        request.body.email,
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/reset_password',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        body: resetPasswordSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ message: await auth.resetPassword(deps, request.body) }),
+  );
+}

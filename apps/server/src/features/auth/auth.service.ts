@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PASSWORD_RESET_REQUESTED_MESSAGE,
+  type LoginRequest,
+  type ResetPasswordRequest,
+} from '@inkwell/contract';
+import type { Db } from '../../db/database';
+import type { AccessTokens } from '../../lib/access-token';
+import { conflict, unauthorized, badRequest } from '../../lib/http-error';
+import { isoIn, nowIso } from '../../lib/time';
+import type { Mailer } from '../mail/mailer';
+import { authRepo } from './auth.repo';
+import { hashToken, newOpaqueToken } from './opaque-token';
+import { hashPassword, verifyPassword } from './passwords';
+
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export interface AuthDeps {
+  db: Db;
+  tokens: AccessTokens;
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+}
+
+/** Starts a session: a new refresh-token family and an access token bound to it. */
+export async function startSession(deps: AuthDeps, userId: number): Promise<Session> {
+  const familyId = randomUUID();
+  const refresh = newOpaqueToken();
+  await authRepo.insertRefreshToken(deps.db, {
+    user_id: userId,
+    family_id: familyId,
+    token_hash: hashToken(refresh),
+    expires_at: isoIn(REFRESH_TOKEN_TTL_MS),
+  });
+  const access = await deps.tokens.sign({ userId, sessionId: familyId });
+  return { access_token: access, refresh_token: refresh };
+}
+
+export async function register(
+  deps: AuthDeps,
+  input: { email: string; password: string; first_name: string; last_name: string },
+) {
+  if (await authRepo.findUserByEmail(deps.db, input.email)) throw conflict('Email already exists');
+  const password_hash = await hashPassword(input.password);
+  let user;
+  try {
+    user = await authRepo.insertUser(deps.db, {
+      email: input.email,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      password_hash,
+    });
+  } catch (err) {
+    // Two registrations racing for one email: the unique index decides.
+    if (/unique/i.test(String(err))) throw conflict('Email already exists');
+    throw err;
+  }
+  return { ...(await startSession(deps, user.id)), first_name: user.first_name };
+}
+
+export async function login(deps: AuthDeps, input: LoginRequest) {
+  const user = await authRepo.findUserByEmail(deps.db, input.email);
+  const ok = await verifyPassword(user?.password_hash, input.password);
+  if (!user || !ok) throw unauthorized('Invalid email or password');
+  return { ...(await startSession(deps, user.id)), first_name: user.first_name };
+}
+
+/**
+ * Rotates a refresh token. Presenting a token that was already rotated means it was stolen or
+ * replayed: the whole family (session) is revoked.
+ */
+export async function refresh(deps: AuthDeps, refreshToken: string | undefined): Promise<Session> {
+  if (!refreshToken) throw unauthorized('Refresh token required');
+  const row = await authRepo.findRefreshToken(deps.db, hashToken(refreshToken));
+  if (!row) throw unauthorized('Invalid refresh token');
+  if (row.revoked_at) {
+    await authRepo.revokeFamily(deps.db, row.family_id);
+    throw unauthorized('Refresh token reuse detected; please sign in again');
+  }
+  if (row.expires_at <= nowIso()) throw unauthorized('Refresh token expired');
+  if (!(await authRepo.revokeRefreshToken(deps.db, row.id))) {
+    await authRepo.revokeFamily(deps.db, row.family_id);
+    throw unauthorized('Refresh token reuse detected; please sign in again');
+  }
+  const next = newOpaqueToken();
+  await authRepo.insertRefreshToken(deps.db, {
+    user_id: row.user_id,
+    family_id: row.family_id,
+    token_hash: hashToken(next),
+    expires_at: row.expires_at,
+  });
+  const access = await deps.tokens.sign({ userId: row.user_id, sessionId: row.family_id });
+  return { access_token: access, refresh_token: next };
+}
+
+export const logout = (deps: AuthDeps, sessionId: string) =>
+  authRepo.revokeFamily(deps.db, sessionId);
+
+export async function requestPasswordReset(
+  deps: AuthDeps & { mailer: Mailer; resetUrlBase: string },
+  email: string,
+): Promise<string> {
+  const user = await authRepo.findUserByEmail(deps.db, email);
+  if (user) {
+    const token = newOpaqueToken();
+    await authRepo.insertPasswordReset(deps.db, {
+      user_id: user.id,
+      token_hash: hashToken(token),
+      expires_at: isoIn(RESET_TOKEN_TTL_MS),
+    });
+    const link = `${deps.resetUrlBase}reset-password?token=${encodeURIComponent(token)}`;
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your Inkwell password',
+      text:
+        `Hello${user.first_name ? ` ${user.first_name}` : ''},\n\n` +
+        `Someone asked to reset the password of your Inkwell account. To choose a new password, open\n\n` +
+        `${link}\n\nThe link works once and expires in one hour. If you did not ask for this, ignore this mail.\n`,
+    });
+  }
+  return PASSWORD_RESET_REQUESTED_MESSAGE;
+}
+
+export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest) {
+  const row = await authRepo.findPasswordReset(deps.db, hashToken(input.token));
+  if (!row || row.used_at || row.expires_at <= nowIso()) {
+    throw badRequest('This reset link is invalid or has expired. Please request a new one.');
+  }
+  if (!(await authRepo.usePasswordReset(deps.db, row.id))) {
+    throw badRequest('This reset link is invalid or has expired. Please request a new one.');
+  }
+  await authRepo.setPasswordHash(deps.db, row.user_id, await hashPassword(input.password));
+  // A new password ends every session, including a thief's.
+  await authRepo.revokeAllForUser(deps.db, row.user_id);
+  return 'Your password has been reset. You can now sign in.';
+}

@@ -1,0 +1,231 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_RESET_REQUESTED_MESSAGE } from '@inkwell/contract';
+import { startSmtpTestServer, decodeQuotedPrintable } from '../../../test/smtp-test-server';
+import {
+  registerUser,
+  startTestServer,
+  testDialects,
+  type TestServer,
+} from '../../../test/test-app';
+
+describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
+  let server: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
+
+  beforeAll(async () => {
+    smtp = await startSmtpTestServer();
+    server = await startTestServer({
+      dialect,
+      env: {
+        SMTP_URL: smtp.url,
+        PUBLIC_URL: 'http://inkwell.test',
+        BASE_PATH: '/assistant/',
+        AUTH_RATE_LIMIT: '1000',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  const post = (path: string, json: unknown, token?: string) =>
+    server.request(path, { method: 'POST', json, token });
+
+  it('registers, answers tokens and the first name, and the access token works', async () => {
+    const res = await post('/api/register', {
+      email: 'Grace@Example.com',
+      password: 'a long password',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+    });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      first_name: 'Grace',
+    });
+    const me = await server.request('/api/user', { token: body.access_token });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({
+      email: 'grace@example.com',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+    });
+  });
+
+  it('refuses a second account for the same email in any case with 409', async () => {
+    const user = await registerUser(server);
+    const res = await post('/api/register', {
+      email: user.email.toUpperCase(),
+      password: 'another password',
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ error: 'Email already exists' });
+  });
+
+  it.each([
+    [{ password: 'long enough' }, 'email: Required'],
+    [{ email: 'not-an-email', password: 'long enough' }, 'email: Invalid email address'],
+    [
+      { email: 'x@example.com', password: 'short' },
+      'password: Password must be at least 8 characters',
+    ],
+    [{ email: 'x@example.com' }, 'password: Required'],
+  ])('rejects a bad registration %j with 400', async (body, error) => {
+    const res = await post('/api/register', body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error });
+  });
+
+  it('rejects malformed JSON with 400 in the error format', async () => {
+    const res = await server.request('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toHaveProperty('error');
+  });
+
+  it('logs in with the right password only, and the same error for an unknown email', async () => {
+    const user = await registerUser(server);
+    const ok = await post('/api/login', { email: user.email, password: user.password });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ first_name: 'Ada', access_token: expect.any(String) });
+    const wrong = await post('/api/login', { email: user.email, password: 'wrong password' });
+    const unknown = await post('/api/login', {
+      email: 'nobody@example.com',
+      password: 'wrong password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('rotates refresh tokens and revokes the family when a rotated one is replayed', async () => {
+    const user = await registerUser(server);
+    const first = await post('/api/token/refresh', undefined, user.refresh_token);
+    expect(first.status).toBe(200);
+    const rotated = await first.json();
+    expect(rotated.refresh_token).not.toBe(user.refresh_token);
+    expect((await server.request('/api/user', { token: rotated.access_token })).status).toBe(200);
+
+    const replay = await post('/api/token/refresh', undefined, user.refresh_token);
+    expect(replay.status).toBe(401);
+    // The thief's replay ended the whole session: the newest tokens are dead too.
+    expect((await post('/api/token/refresh', undefined, rotated.refresh_token)).status).toBe(401);
+    expect((await server.request('/api/user', { token: rotated.access_token })).status).toBe(401);
+  });
+
+  it('refuses refresh without a token or with an unknown one', async () => {
+    expect((await post('/api/token/refresh', undefined)).status).toBe(401);
+    expect((await post('/api/token/refresh', undefined, 'not-a-token')).status).toBe(401);
+  });
+
+  it('logout ends the session: its access and refresh tokens stop working', async () => {
+    const user = await registerUser(server);
+    const out = await post('/api/logout', undefined, user.token);
+    expect(out.status).toBe(200);
+    expect((await server.request('/api/user', { token: user.token })).status).toBe(401);
+    expect((await post('/api/token/refresh', undefined, user.refresh_token)).status).toBe(401);
+  });
+
+  it('rejects missing, malformed, wrongly signed and expired access tokens with 401', async () => {
+    const user = await registerUser(server);
+    const claims = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString());
+    const forged = await new SignJWT({ sid: claims.sid, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setExpirationTime('15m')
+      .sign(new TextEncoder().encode('x'.repeat(48)));
+    const key = new TextEncoder().encode(server.app.config.JWT_SECRET);
+    const expired = await new SignJWT({ sid: claims.sid, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(key);
+    for (const token of [
+      undefined,
+      'garbage',
+      `${user.token}x`,
+      forged,
+      expired,
+      user.refresh_token,
+    ]) {
+      const res = await server.request('/api/user', { token });
+      expect(res.status, String(token)).toBe(401);
+      expect(await res.json()).toHaveProperty('error');
+    }
+  });
+
+  it('resets a password through the mailed single-use link', async () => {
+    const user = await registerUser(server);
+    const before = smtp.mails.length;
+    const res = await post('/api/request_password_reset', { email: user.email });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: PASSWORD_RESET_REQUESTED_MESSAGE });
+
+    const mail = await smtp.waitForMail(before + 1);
+    expect(mail.to).toEqual([user.email]);
+    const body = decodeQuotedPrintable(mail.raw);
+    const link = body.match(/http:\/\/inkwell\.test\/assistant\/reset-password\?token=([\w%-]+)/);
+    expect(link).not.toBeNull();
+    const token = decodeURIComponent(link![1]!);
+
+    const reset = await post('/api/reset_password', { token, password: 'brand new password' });
+    expect(reset.status).toBe(200);
+    expect((await post('/api/login', { email: user.email, password: user.password })).status).toBe(
+      401,
+    );
+    expect(
+      (await post('/api/login', { email: user.email, password: 'brand new password' })).status,
+    ).toBe(200);
+    // Old sessions end with the password change; the link works once only.
+    expect((await server.request('/api/user', { token: user.token })).status).toBe(401);
+    const again = await post('/api/reset_password', { token, password: 'another new password' });
+    expect(again.status).toBe(400);
+  });
+
+  it('answers the same message for an unknown email and sends no mail', async () => {
+    const before = smtp.mails.length;
+    const res = await post('/api/request_password_reset', { email: 'ghost@example.com' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: PASSWORD_RESET_REQUESTED_MESSAGE });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.mails.length).toBe(before);
+  });
+
+  it('refuses an invalid reset token and a weak new password', async () => {
+    expect(
+      (await post('/api/reset_password', { token: 'nope', password: 'long enough pw' })).status,
+    ).toBe(400);
+    expect((await post('/api/reset_password', { token: 'nope', password: 'x' })).status).toBe(400);
+  });
+});
+
+describe('auth rate limiting', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { AUTH_RATE_LIMIT: '3' } });
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 with Retry-After after AUTH_RATE_LIMIT login attempts', async () => {
+    const attempt = () =>
+      server.request('/api/login', {
+        method: 'POST',
+        json: { email: 'a@example.com', password: 'whatever1' },
+      });
+    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toEqual({
+      error: 'Rate limit exceeded. Please wait before retrying.',
+    });
+  });
+});

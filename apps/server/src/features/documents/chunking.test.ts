@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { estimateTokens } from '../ai/token-estimate';
+import { withSources } from './ask.service';
+import { bm25Rank, tokenize } from './bm25';
+import { chunkDocument, compactRef, splitOversized } from './chunking';
+import { pickTextColumn } from './text-column';
+
+describe('chunking', () => {
+  it('keeps every chunk within budget, in order, losing no text', () => {
+    const units = Array.from({ length: 30 }, (_, i) => ({
+      kind: 'page' as const,
+      label: `Page ${i + 1}`,
+      text: `Heading ${i + 1}\n\n` + `Sentence ${i} of the page goes on. `.repeat(40),
+    }));
+    const chunks = chunkDocument(units, 200, estimateTokens);
+    for (const c of chunks) expect(estimateTokens(c.text)).toBeLessThanOrEqual(200);
+    const words = (s: string) => s.split(/\s+/).filter(Boolean);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(
+      words(units.map((u) => u.text).join(' ')),
+    );
+    expect(chunks[0]!.ref).toBe('Page 1');
+  });
+
+  it('cuts a giant text without spaces or sentence ends', () => {
+    const parts = splitOversized('x'.repeat(100_000), 500, estimateTokens);
+    expect(parts.join('')).toHaveLength(100_000);
+    for (const p of parts) expect(estimateTokens(p)).toBeLessThanOrEqual(500);
+  });
+
+  it('labels rows of sheets and compacts references', () => {
+    const chunks = chunkDocument(
+      [
+        {
+          kind: 'sheet',
+          label: 'Data',
+          text: '',
+          rows: [
+            ['a', 'b'],
+            ['c', 'd'],
+            ['e', 'f'],
+          ],
+        },
+      ],
+      1000,
+      estimateTokens,
+    );
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.ref).toBe('Data row 1–3');
+    expect(compactRef(['Page 2'])).toBe('Page 2');
+    expect(compactRef(['Sheet1 row 9', 'Other row 1'])).toBe('Sheet1 row 9 – Other row 1');
+  });
+});
+
+describe('BM25', () => {
+  it('ranks the passage that answers the question first', () => {
+    const passages = [
+      'The keeper fed the cat every morning.',
+      'Budget figures for the lighthouse rose by ten percent in spring.',
+      'Weather was calm; the tide was low.',
+    ];
+    expect(bm25Rank(passages, 'How much did the lighthouse budget rise?')[0]!.index).toBe(1);
+  });
+
+  it('matches Chinese text without spaces by character pairs', () => {
+    expect(tokenize('灯塔预算')).toEqual(['灯塔', '塔预', '预算']);
+    const ranked = bm25Rank(['今天天气很好。', '灯塔的预算增加了。'], '预算');
+    expect(ranked[0]!.index).toBe(1);
+  });
+
+  it('always names the sources of an answer', () => {
+    expect(withSources('Yes.', ['Page 2', 'Page 5'])).toBe('Yes.\n\nSources: Page 2; Page 5');
+    expect(withSources('Yes [Page 2].', ['Page 2'])).toBe('Yes [Page 2].');
+  });
+});
+
+describe('text column of a table', () => {
+  it('prefers a named column, else the longest free text, and detects the header', () => {
+    expect(
+      pickTextColumn([
+        ['id', 'Review'],
+        ['1', 'Great stuff'],
+      ]),
+    ).toEqual({
+      index: 1,
+      name: 'Review',
+      dataStart: 1,
+    });
+    const rows = [
+      ['sku', 'stars', 'what they said'],
+      ['A1', '5', 'I absolutely love this product, it works perfectly'],
+      ['B2', '1', 'Broke after one day, a complete waste of money'],
+    ];
+    expect(pickTextColumn(rows)).toEqual({ index: 2, name: 'what they said', dataStart: 1 });
+    expect(pickTextColumn([['I love it so much'], ['I hate it so much']])?.dataStart).toBe(0);
+  });
+});

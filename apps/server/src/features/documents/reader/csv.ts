@@ -1,0 +1,33 @@
+import { parse } from 'csv-parse';
+import { Collector } from './collector';
+import { decodeText } from './txt';
+import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
+
+/** csv → one table unit (kind 'sheet') whose rows are the records; text is the rows tab-joined. */
+export async function readCsv(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractResult> {
+  const c = new Collector(limits);
+  const rows: string[][] = [];
+  const parser = parse(decodeText(bytes), {
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    bom: true,
+  });
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (rows.length >= limits.maxRows) {
+        c.truncated = true;
+        break;
+      }
+      if (rows.length % 1000 === 0) c.check();
+      rows.push(record.map((v) => String(v)));
+    }
+  } catch (err) {
+    if (err instanceof DocumentReadError) throw err;
+    throw new DocumentReadError(`invalid CSV (${(err as Error).message})`);
+  } finally {
+    parser.destroy();
+  }
+  c.add({ kind: 'sheet', label: 'Sheet1', text: rows.map((r) => r.join('\t')).join('\n'), rows });
+  return c.result();
+}

@@ -1,0 +1,11 @@
+export { extractText } from './extract';
+export { decodeText } from './txt';
+export {
+  DEFAULT_LIMITS,
+  DocumentReadError,
+  type ExtractInput,
+  type ExtractResult,
+  type ReaderLimits,
+  type TextUnit,
+  type UnitKind,
+} from './types';

@@ -1,0 +1,55 @@
+import type { Readable } from 'node:stream';
+import type { FileExtension } from '@inkwell/contract';
+import { HttpError } from '../../../lib/http-error';
+
+export type UnitKind = 'page' | 'sheet' | 'slide' | 'paragraph' | 'row';
+
+/** One piece of a document: a pdf page, a worksheet, a slide, a paragraph or a csv row. */
+export interface TextUnit {
+  kind: UnitKind;
+  /** Human label such as "Page 3", "Sheet1", "Slide 2". */
+  label: string;
+  text: string;
+  /** Cell values, for sheets (xlsx) and the csv table. */
+  rows?: string[][];
+}
+
+export interface ExtractResult {
+  text: string;
+  units: TextUnit[];
+  /** True when a page/row/character cap cut the document short. */
+  truncated: boolean;
+}
+
+export type ExtractInput =
+  | { type: FileExtension; bytes: Uint8Array; stream?: never }
+  | { type: FileExtension; stream: Readable; bytes?: never };
+
+/** Caps against hostile or huge documents; tests lower them. */
+export interface ReaderLimits {
+  /** Most bytes read from an input stream. */
+  maxInputBytes: number;
+  /** Most bytes a zip-based document (docx, xlsx, pptx) may inflate to. */
+  maxDecompressedBytes: number;
+  maxPages: number;
+  maxRows: number;
+  maxChars: number;
+  timeLimitMs: number;
+}
+
+export const DEFAULT_LIMITS: ReaderLimits = {
+  maxInputBytes: 20 * 1024 * 1024,
+  maxDecompressedBytes: 150 * 1024 * 1024,
+  maxPages: 500,
+  maxRows: 20_000,
+  maxChars: 2_000_000,
+  timeLimitMs: 20_000,
+};
+
+/** A document we refuse to read; answers 400 with a message the user can act on. */
+export class DocumentReadError extends HttpError {
+  constructor(reason: string) {
+    super(400, `could not read this file: ${reason}`);
+    this.name = 'DocumentReadError';
+  }
+}

@@ -1,0 +1,128 @@
+import { badRequest } from '../../lib/http-error';
+import type { ChatTurn } from '../ai/language-model';
+import { chunkDocument, splitOversized, type Chunk } from './chunking';
+import {
+  clamp,
+  complete,
+  contextOf,
+  inputBudget,
+  mapLimit,
+  promptTokens,
+  requireModel,
+  type AiDeps,
+} from './model-calls';
+import type { TextUnit } from './reader';
+
+/**
+ * Map-reduce summary. Every prompt is budgeted so that prompt + reply fit the context window:
+ * map (one call per chunk of the document) → reduce (partial summaries packed into groups that
+ * fit, combined, repeated until one remains). With n chunks and partial summaries of at most
+ * `partialTokens`, the number of calls is n + the combine steps, about n / (groups per call).
+ */
+const SYSTEM = 'You are a careful assistant that writes faithful, concise summaries in plain text.';
+const MAP = (ref: string) =>
+  `Summarize this part of a document (${ref}) in a few sentences. Keep names, numbers and conclusions.\n\n`;
+const REDUCE =
+  'Combine these summaries of consecutive parts of one document into one coherent summary. ' +
+  'Keep the most important points, names and numbers.\n\n';
+const SINGLE = 'Summarize this document in a short paragraph or a few bullet points.\n\n';
+
+/** Summaries run this many model calls at once (the llama provider queues the rest). */
+const PARALLEL_CALLS = 3;
+
+export interface SummaryPlan {
+  chunkBudget: number;
+  partialTokens: number;
+  finalTokens: number;
+}
+
+export function planSummary(deps: AiDeps): SummaryPlan {
+  const ctx = contextOf(deps);
+  const partialTokens = clamp(Math.floor(ctx / 8), 48, 512);
+  const finalTokens = clamp(Math.floor(ctx / 4), 96, 1024);
+  const fixed = Math.max(
+    ...[MAP('Page 1000–1000'), REDUCE, SINGLE].map((p) => promptTokens(deps.ai, turns(p))),
+  );
+  // A chunk must leave room for the longer of the two replies (a lone chunk gets the final one).
+  const chunkBudget = inputBudget(deps, {
+    promptTokens: fixed,
+    outputTokens: Math.max(partialTokens, finalTokens),
+  });
+  if (chunkBudget < 2 * partialTokens + 16) {
+    throw new Error(`The model's context (${ctx} tokens) is too small to summarize documents`);
+  }
+  return { chunkBudget, partialTokens, finalTokens };
+}
+
+export async function summarizeDocument(deps: AiDeps, units: TextUnit[]): Promise<string> {
+  requireModel(deps.ai);
+  const plan = planSummary(deps);
+  const count = (t: string) => deps.ai.countTokens(t);
+  const chunks = chunkDocument(units, plan.chunkBudget, count);
+  if (chunks.length === 0) throw badRequest('This file has no text we can read.');
+  if (chunks.length === 1) {
+    return complete(deps, turns(SINGLE + chunks[0]!.text), plan.finalTokens);
+  }
+  let partials = await mapLimit(chunks, PARALLEL_CALLS, async (chunk) => {
+    const text = await complete(deps, turns(MAP(chunk.ref) + chunk.text), plan.partialTokens);
+    return `[${chunk.ref}] ${capTokens(text, plan.partialTokens, count)}`;
+  });
+  for (;;) {
+    const groups = groupToBudget(partials, plan.chunkBudget, count);
+    if (groups.length === 1) {
+      return complete(deps, turns(REDUCE + groups[0]!.join('\n\n')), plan.finalTokens);
+    }
+    partials = await mapLimit(groups, PARALLEL_CALLS, async (group) => {
+      if (group.length === 1) return group[0]!;
+      const text = await complete(deps, turns(REDUCE + group.join('\n\n')), plan.partialTokens);
+      return capTokens(text, plan.partialTokens, count);
+    });
+  }
+}
+
+const turns = (user: string): ChatTurn[] => [
+  { role: 'system', content: SYSTEM },
+  { role: 'user', content: user },
+];
+
+/** A reply longer than it was allowed to be (a server ignoring max_tokens) is cut, so the bound holds. */
+function capTokens(text: string, max: number, count: (t: string) => number): string {
+  return count(text) <= max ? text : (splitOversized(text, max, count)[0] ?? '');
+}
+
+/** Consecutive texts packed into groups whose total stays within the budget. */
+export function groupToBudget(
+  texts: string[],
+  budget: number,
+  count: (t: string) => number,
+): string[][] {
+  const groups: string[][] = [];
+  let cur: string[] = [];
+  let tokens = 0;
+  for (const t of texts) {
+    const n = count(t) + 2;
+    if (cur.length && tokens + n > budget) {
+      groups.push(cur);
+      cur = [];
+      tokens = 0;
+    }
+    cur.push(t);
+    tokens += n;
+  }
+  if (cur.length) groups.push(cur);
+  return groups;
+}
+
+/** The bound the bench checks: map calls plus the combine calls of a full reduce tree. */
+export function expectedCalls(chunks: Chunk[], plan: SummaryPlan): number {
+  if (chunks.length <= 1) return chunks.length;
+  const perGroup = Math.max(2, Math.floor(plan.chunkBudget / (plan.partialTokens + 16)));
+  let n = chunks.length;
+  let combines = 0;
+  while (n > 1) {
+    const groups = Math.ceil(n / perGroup);
+    combines += groups;
+    n = groups;
+  }
+  return chunks.length + combines;
+}

@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../db/database';
+import { nowIso } from '../../lib/time';
+
+/**
+ * An upload in progress holds a row whose name starts with this prefix: its size is the bytes it
+ * reserved against the quota. Real names never contain "/", so the two can never collide.
+ */
+export const PENDING_PREFIX = '.pending/';
+
+const itemColumns = [
+  'id',
+  'file_name',
+  'type',
+  'size',
+  'created_at',
+  'user_id',
+  'storage_key',
+] as const;
+
+/** True for the unique-constraint violation of SQLite and PostgreSQL. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Data access for stored files, their quota reservations and their text cache. */
+export const filesRepo = {
+  /**
+   * Reserves up to `wanted` bytes of the user's quota by inserting a pending row, atomically: on
+   * PostgreSQL the user's row is locked so parallel uploads of one account queue here; on SQLite
+   * the single connection already serialises transactions. Returns null when nothing is left.
+   */
+  reserve: (
+    db: Db,
+    dialect: Dialect,
+    r: { userId: number; type: string; storageKey: string; wanted: number; quota: number },
+  ) =>
+    db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') {
+        await sql`select id from users where id = ${r.userId} for update`.execute(trx);
+      }
+      const { used } = await trx
+        .selectFrom('files')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('used'))
+        .where('user_id', '=', r.userId)
+        .executeTakeFirstOrThrow();
+      const reserved = Math.min(r.wanted, r.quota - Number(used));
+      if (reserved <= 0) return null;
+      const row = await trx
+        .insertInto('files')
+        .values({
+          user_id: r.userId,
+          file_name: `${PENDING_PREFIX}${r.storageKey}`,
+          type: r.type,
+          size: reserved,
+          storage_key: r.storageKey,
+          created_at: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, reserved };
+    }),
+
+  /** Turns a reservation into the real file (its name and true size). */
+  finalize: (db: Db, id: number, fileName: string, size: number) =>
+    db
+      .updateTable('files')
+      .set({ file_name: fileName, size, created_at: nowIso() })
+      .where('id', '=', id)
+      .returning(itemColumns)
+      .executeTakeFirstOrThrow(),
+
+  names: async (db: Db, userId: number) =>
+    new Set(
+      (
+        await db.selectFrom('files').select('file_name').where('user_id', '=', userId).execute()
+      ).map((r) => r.file_name),
+    ),
+
+  list: (db: Db, userId: number) =>
+    db
+      .selectFrom('files')
+      .select(itemColumns)
+      .where('user_id', '=', userId)
+      .where('file_name', 'not like', `${PENDING_PREFIX}%`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+
+  /** Any user's file by id (ownership is checked by the service, in one place). */
+  findById: (db: Db, id: number) =>
+    db
+      .selectFrom('files')
+      .select(itemColumns)
+      .where('id', '=', id)
+      .where('file_name', 'not like', `${PENDING_PREFIX}%`)
+      .executeTakeFirst(),
+
+  rename: (db: Db, id: number, fileName: string) =>
+    db
+      .updateTable('files')
+      .set({ file_name: fileName })
+      .where('id', '=', id)
+      .returning(itemColumns)
+      .executeTakeFirstOrThrow(),
+
+  deleteRow: (db: Db, id: number) => db.deleteFrom('files').where('id', '=', id).execute(),
+
+  /** Deletes every finished file of a user; returns their storage keys. */
+  deleteAllOf: (db: Db, userId: number) =>
+    db
+      .deleteFrom('files')
+      .where('user_id', '=', userId)
+      .where('file_name', 'not like', `${PENDING_PREFIX}%`)
+      .returning('storage_key')
+      .execute(),
+
+  /** Every row, for the start-up sweep. */
+  allRows: (db: Db) =>
+    db.selectFrom('files').select(['id', 'storage_key', 'file_name', 'created_at']).execute(),
+
+  getCachedText: async (db: Db, fileId: number) =>
+    (
+      await db
+        .selectFrom('file_text_cache')
+        .select('content')
+        .where('file_id', '=', fileId)
+        .executeTakeFirst()
+    )?.content,
+
+  putCachedText: (db: Db, fileId: number, content: string) =>
+    db
+      .insertInto('file_text_cache')
+      .values({ file_id: fileId, content, created_at: nowIso() })
+      .onConflict((oc) => oc.column('file_id').doNothing())
+      .execute(),
+};
+
+export type FileRow = NonNullable<Awaited<ReturnType<typeof filesRepo.findById>>>;

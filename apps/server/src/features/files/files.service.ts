@@ -1,0 +1,159 @@
+import type { Readable } from 'node:stream';
+import {
+  ACCOUNT_QUOTA_BYTES,
+  type FileExtension,
+  type FileItem,
+  type MyFilesResponse,
+  type PreviewResponse,
+} from '@inkwell/contract';
+import type { Db, Dialect } from '../../db/database';
+import { conflict, badRequest, notFound } from '../../lib/http-error';
+import type { AuthUser } from '../../plugins/auth';
+import { StorageNotFoundError, type Storage } from '../../storage/storage';
+import { extractText, type ExtractResult } from '../documents/reader';
+import { baseName } from './file-names';
+import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
+import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
+
+export interface FilesDeps {
+  db: Db;
+  dialect: Dialect;
+  storage: Storage;
+  /** Per-account quota; defaults to ACCOUNT_QUOTA_BYTES. */
+  quotaBytes?: number;
+}
+
+export const toItem = (row: FileRow): FileItem => ({
+  id: row.id,
+  file_name: row.file_name,
+  type: row.type as FileExtension,
+  size: Number(row.size),
+  created_at: row.created_at,
+});
+
+/** The one authorization rule of this feature: a file is its owner's only. */
+export const canReadFile = (user: Pick<AuthUser, 'id'>, file: Pick<FileRow, 'user_id'>) =>
+  file.user_id === user.id;
+
+/** A file of this user, or 404, exactly as for an id that does not exist (no existence leak). */
+export async function findOwnedFile(
+  deps: FilesDeps,
+  userId: number,
+  fileId: number,
+): Promise<FileRow> {
+  const file = await filesRepo.findById(deps.db, fileId);
+  if (!file || !canReadFile({ id: userId }, file)) throw notFound('File not found');
+  return file;
+}
+
+export async function listFiles(deps: FilesDeps, userId: number): Promise<MyFilesResponse> {
+  const rows = await filesRepo.list(deps.db, userId);
+  return {
+    files: rows.map(toItem),
+    used_bytes: rows.reduce((sum, r) => sum + Number(r.size), 0),
+    quota_bytes: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
+  };
+}
+
+async function openObject(deps: FilesDeps, file: FileRow): Promise<Readable> {
+  try {
+    return await deps.storage.get(file.storage_key);
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) throw notFound('File not found');
+    throw err;
+  }
+}
+
+/** The original bytes of a file, streamed. */
+export async function openDownload(deps: FilesDeps, userId: number, fileId: number) {
+  const file = await findOwnedFile(deps, userId, fileId);
+  return { file: toItem(file), stream: await openObject(deps, file) };
+}
+
+/**
+ * The extracted text of a user's file, parsed once and then served from `file_text_cache`.
+ * Throws 404 for a file that is not the user's and 400 'could not read this file: …' for a
+ * document the reader refuses. This is the entry point for the AI actions.
+ */
+export async function getFileText(
+  deps: FilesDeps,
+  userId: number,
+  fileId: number,
+): Promise<ExtractResult> {
+  const file = await findOwnedFile(deps, userId, fileId);
+  const cached = await filesRepo.getCachedText(deps.db, file.id);
+  if (cached) return JSON.parse(cached) as ExtractResult;
+  const result = await extractText({
+    type: file.type as FileExtension,
+    stream: await openObject(deps, file),
+  });
+  await filesRepo.putCachedText(deps.db, file.id, JSON.stringify(result));
+  return result;
+}
+
+export type PreviewOutcome =
+  { kind: 'pdf'; file: FileItem; stream: Readable } | { kind: 'json'; body: PreviewResponse };
+
+/** pdf → its bytes; everything else → the JSON forms documented in the contract. */
+export async function previewFile(
+  deps: FilesDeps,
+  userId: number,
+  fileId: number,
+): Promise<PreviewOutcome> {
+  const file = await findOwnedFile(deps, userId, fileId);
+  if (file.type === 'pdf')
+    return { kind: 'pdf', file: toItem(file), stream: await openObject(deps, file) };
+  const r = await getFileText(deps, userId, fileId);
+  const { text, truncated } = r;
+  switch (file.type) {
+    case 'txt':
+    case 'docx':
+      return { kind: 'json', body: { kind: 'text', type: file.type, text, truncated } };
+    case 'csv':
+    case 'xlsx': {
+      const sheets = r.units.map((u) => ({ name: u.label, rows: u.rows ?? [] }));
+      return { kind: 'json', body: { kind: 'table', type: file.type, text, sheets, truncated } };
+    }
+    case 'pptx': {
+      const slides = r.units.map((u) => ({ label: u.label, text: u.text }));
+      return { kind: 'json', body: { kind: 'slides', type: 'pptx', text, slides, truncated } };
+    }
+    default:
+      throw badRequest('Unsupported file type');
+  }
+}
+
+/** Renames keeping the extension; the schema already refused empty/separators/control chars. */
+export async function renameFile(deps: FilesDeps, userId: number, fileId: number, newName: string) {
+  const file = await findOwnedFile(deps, userId, fileId);
+  const type = file.type as FileExtension;
+  const name = `${baseName(newName.trim(), type).trim()}.${type}`;
+  if (name === `.${type}`) throw badRequest('The new name must not be empty');
+  if (name.length > MAX_FILE_NAME_LENGTH) {
+    throw badRequest(`The name must be at most ${MAX_FILE_NAME_LENGTH} characters`);
+  }
+  if (name === file.file_name) return { message: 'File renamed', file: toItem(file) };
+  try {
+    return {
+      message: 'File renamed',
+      file: toItem(await filesRepo.rename(deps.db, file.id, name)),
+    };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('A file with this name already exists');
+    throw err;
+  }
+}
+
+/** Row first, then the object: a failure in between leaves only an orphan object, swept later. */
+export async function deleteFile(deps: FilesDeps, userId: number, fileId: number) {
+  const file = await findOwnedFile(deps, userId, fileId);
+  await filesRepo.deleteRow(deps.db, file.id);
+  await deps.storage.delete(file.storage_key);
+  return { message: 'File deleted', deleted: 1 };
+}
+
+export async function deleteAllFiles(deps: FilesDeps, userId: number) {
+  const rows = await filesRepo.deleteAllOf(deps.db, userId);
+  for (const { storage_key } of rows) await deps.storage.delete(storage_key);
+  return { message: 'All files deleted', deleted: rows.length };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  ACCOUNT_QUOTA_BYTES,
+  FILE_SIZE_LIMITS,
+  UPLOAD_SUCCESS_MESSAGE,
+  type UploadFileResponse,
+} from '@inkwell/contract';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/http-error';
+import { userPrefix } from '../../storage/storage';
+import { allowedExtension, cleanUploadBase, uniqueName } from './file-names';
+import { filesRepo, isUniqueViolation } from './files.repo';
+import { toItem, type FilesDeps } from './files.service';
+import { UploadGuard } from './upload-guard';
+
+export const QUOTA_EXCEEDED_MESSAGE =
+  'Your storage is full (100 MB per account). Delete some files to upload more.';
+
+export interface IncomingUpload {
+  filename: string;
+  /** The multipart file stream; `truncated` is set when the global multipart limit cut it. */
+  file: Readable & { truncated?: boolean };
+  /** Content-Length of the request, an upper bound of the file size, when the client sent one. */
+  contentLength?: number;
+}
+
+/**
+ * Streams one upload into storage. The bytes are first reserved against the quota (atomically,
+ * in the database), the stream is cut at the smaller of the type limit and the reservation, the
+ * content is sniffed on the way, and only then the row gets its real name and size. Any failure
+ * removes both the object and the row.
+ */
+export async function uploadFile(
+  deps: FilesDeps,
+  userId: number,
+  upload: IncomingUpload,
+): Promise<UploadFileResponse> {
+  const type = allowedExtension(upload.filename);
+  if (!type) {
+    upload.file.resume(); // drain, so the client can read our answer
+    throw unsupportedMediaType();
+  }
+  const limit = FILE_SIZE_LIMITS[type];
+  const storageKey = `${userPrefix(userId)}${randomUUID()}`;
+  const reservation = await filesRepo.reserve(deps.db, deps.dialect, {
+    userId,
+    type,
+    storageKey,
+    wanted: Math.min(limit, upload.contentLength ?? limit),
+    quota: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
+  });
+  if (!reservation) {
+    upload.file.resume();
+    throw payloadTooLarge(QUOTA_EXCEEDED_MESSAGE);
+  }
+  const { id, reserved } = reservation;
+  // Passing a reservation smaller than the type limit means the quota, not the type, ran out.
+  const guard = new UploadGuard(type, reserved, () =>
+    reserved < limit ? payloadTooLarge(QUOTA_EXCEEDED_MESSAGE) : payloadTooLarge(),
+  );
+  upload.file.on('error', (err) => guard.destroy(err));
+  guard.on('error', () => {
+    // Stop storing, but keep reading the request body so the client gets the error response.
+    upload.file.unpipe(guard);
+    upload.file.resume();
+  });
+  upload.file.pipe(guard);
+  try {
+    await deps.storage.put(storageKey, guard);
+    if (upload.file.truncated) throw payloadTooLarge();
+    if (guard.bytes === 0) throw badRequest('The file is empty');
+    const base = cleanUploadBase(upload.filename, type);
+    const file = await finalizeWithUniqueName(deps, userId, id, base, type, guard.bytes);
+    return { message: UPLOAD_SUCCESS_MESSAGE, file: toItem(file) };
+  } catch (err) {
+    await deps.storage.delete(storageKey).catch(() => {});
+    await filesRepo.deleteRow(deps.db, id).catch(() => {});
+    throw err;
+  }
+}
+
+/** Two uploads of the same name may race for `name (1)`; the unique index decides, we retry. */
+async function finalizeWithUniqueName(
+  deps: FilesDeps,
+  userId: number,
+  id: number,
+  base: string,
+  type: Parameters<typeof uniqueName>[1],
+  size: number,
+) {
+  for (let attempt = 0; ; attempt++) {
+    const name = uniqueName(base, type, await filesRepo.names(deps.db, userId));
+    try {
+      return await filesRepo.finalize(deps.db, id, name, size);
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 20) throw err;
+    }
+  }
+}

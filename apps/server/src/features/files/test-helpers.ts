@@ -1,0 +1,24 @@
+import type { TestServer } from '../../../test/test-app';
+
+/** Uploads bytes as the multipart field `file`, the way the web app does. */
+export function upload(
+  server: TestServer,
+  token: string,
+  name: string,
+  bytes: Uint8Array | string,
+) {
+  const form = new FormData();
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
+  return server.request('/api/upload_file', { method: 'POST', token, body: form });
+}
+
+export async function uploadOk(
+  server: TestServer,
+  token: string,
+  name: string,
+  bytes: Uint8Array | string,
+) {
+  const res = await upload(server, token, name, bytes);
+  if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { file: { id: number; file_name: string; size: number } }).file;
+}

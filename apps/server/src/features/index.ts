@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { alertsRoutes } from './alerts/alerts.routes';
+import { analysisRoutes } from './analysis/analysis.routes';
+import { chatRoutes } from './chat/chat.routes';
+import { documentsRoutes } from './documents/documents.routes';
+import { filesRoutes } from './files/files.routes';
+import { authRoutes } from './auth/auth.routes';
+import { captchaRoutes } from './captcha/captcha.routes';
+import { contactRoutes } from './contact/contact.routes';
+import { healthRoutes } from './health/health.routes';
+import { logsRoutes } from './logs/logs.routes';
+import { regionRoutes } from './region/region.routes';
+import { usersRoutes } from './users/users.routes';
+
+/** Every feature's routes, one line each. */
+export async function registerFeatures(app: FastifyInstance) {
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(usersRoutes);
+  await app.register(alertsRoutes);
+  await app.register(logsRoutes);
+  await app.register(captchaRoutes);
+  await app.register(contactRoutes);
+  await app.register(regionRoutes);
+  await app.register(filesRoutes);
+  await app.register(chatRoutes);
+  await app.register(documentsRoutes);
+  await app.register(analysisRoutes);
+}

@@ -1,0 +1,197 @@
+import { solveChallenge } from 'altcha-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
+import { startSmtpTestServer } from '../../test/smtp-test-server';
+import { startTestServer, testDialects, type TestServer } from '../../test/test-app';
+import { runAlertCli } from './alerts/alert-cli';
+
+/** Solves the server's ALTCHA challenge the way the browser widget does. */
+async function solveCaptcha(server: TestServer): Promise<string> {
+  const challenge = await (await server.request('/api/captcha/challenge')).json();
+  const solution = await solveChallenge(
+    challenge.challenge,
+    challenge.salt,
+    challenge.algorithm,
+    challenge.maxnumber,
+  ).promise;
+  if (!solution) throw new Error('captcha not solved');
+  const payload = { ...challenge, number: solution.number };
+  delete payload.maxnumber;
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {
+  let server: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
+  beforeAll(async () => {
+    smtp = await startSmtpTestServer();
+    server = await startTestServer({
+      dialect,
+      env: { SMTP_URL: smtp.url, CONTACT_TO: 'team@inkwell.test', TRUST_PROXY: 'true' },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  it('shows no alert until an operator sets one, then hides it again after --clear', async () => {
+    const env = { DATA_DIR: server.dataDir };
+    expect(await (await server.request('/api/alerts/latest')).json()).toEqual({
+      message: '',
+      severity: 'info',
+      isVisible: false,
+    });
+    if (dialect === 'postgres') return; // the CLI writes to DATA_DIR's SQLite file; PostgreSQL is covered by the repo below
+    expect(
+      await runAlertCli(
+        ['--message', 'Maintenance at 6pm', '--severity', 'warning', '--title', 'Heads up'],
+        env,
+      ),
+    ).toMatch(/Alert set/);
+    expect(await (await server.request('/api/alerts/latest')).json()).toEqual({
+      message: 'Maintenance at 6pm',
+      severity: 'warning',
+      title: 'Heads up',
+      isVisible: true,
+    });
+    await runAlertCli(['--clear'], env);
+    expect((await (await server.request('/api/alerts/latest')).json()).isVisible).toBe(false);
+    await expect(runAlertCli(['--message', 'x', '--severity', 'loud'], env)).rejects.toThrow(
+      /severity must be one of/,
+    );
+  });
+
+  it('takes client log lines, even malformed ones, without failing', async () => {
+    const ok = await server.request('/api/logs', {
+      method: 'POST',
+      json: { message: 'boom', level: 'error' },
+    });
+    expect(ok.status).toBe(204);
+    const odd = await server.request('/api/logs', {
+      method: 'POST',
+      json: { message: { nested: true }, level: 42 },
+    });
+    expect(odd.status).toBe(204);
+    const huge = await server.request('/api/logs', {
+      method: 'POST',
+      json: { message: 'x'.repeat(10_000) },
+    });
+    expect(huge.status).toBe(204);
+  });
+
+  it('accepts a contact message with a solved captcha once, stores it and mails the team', async () => {
+    const token = await solveCaptcha(server);
+    const form = {
+      name: 'Ada',
+      email: 'ada@example.com',
+      message: 'Hello team',
+      recaptchaToken: token,
+    };
+    const before = smtp.mails.length;
+    const res = await server.request('/api/contact', { method: 'POST', json: form });
+    expect(res.status).toBe(200);
+    const mail = await smtp.waitForMail(before + 1);
+    expect(mail.to).toEqual(['team@inkwell.test']);
+    expect(mail.raw).toContain('Hello team');
+    const stored = await server.app.db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .where('email', '=', 'ada@example.com')
+      .execute();
+    expect(stored).toHaveLength(1);
+
+    const replay = await server.request('/api/contact', { method: 'POST', json: form });
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toEqual({ error: 'Please verify that you are not a robot.' });
+  });
+
+  it('refuses a contact message with a forged or missing captcha, or missing fields', async () => {
+    const forged = Buffer.from(
+      JSON.stringify({
+        algorithm: 'SHA-256',
+        challenge: 'a',
+        number: 1,
+        salt: 's',
+        signature: 'x',
+      }),
+    ).toString('base64');
+    const base = { name: 'Ada', email: 'ada@example.com', message: 'Hi' };
+    expect(
+      (
+        await server.request('/api/contact', {
+          method: 'POST',
+          json: { ...base, recaptchaToken: forged },
+        })
+      ).status,
+    ).toBe(400);
+    const missing = await server.request('/api/contact', { method: 'POST', json: base });
+    expect(missing.status).toBe(400);
+    const noName = await server.request('/api/contact', {
+      method: 'POST',
+      json: { ...base, name: ' ', recaptchaToken: forged },
+    });
+    expect(await noName.json()).toEqual({ error: 'name: Name is required' });
+  });
+
+  it('answers the region from the offline GeoIP database, 404 when unknown', async () => {
+    expect((await server.request('/api/region')).status).toBe(404);
+    // Behind a trusted proxy the client address comes from X-Forwarded-For (only a header; no traffic).
+    const res = await server.request('/api/region', {
+      headers: { 'x-forwarded-for': '81.2.69.160' },
+    });
+    expect(await res.json()).toEqual({ country: 'GB' });
+  });
+
+  it('reports health, the client config and the OpenAPI document', async () => {
+    const health = await (await server.request('/api/health')).json();
+    expect(health).toMatchObject({ database: 'ok' });
+    // No model is configured in this test: alive, but not ready to serve AI.
+    const ready = await server.request('/api/ready');
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).model).toMatch(/^unavailable: /);
+    const metrics = await (await server.request('/metrics')).text();
+    expect(metrics).toContain(
+      'inkwell_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/health"',
+    );
+    const config = await (await server.request('/api/config')).json();
+    expect(config).toEqual({ captcha: 'altcha', promptLimit: 20 });
+    const docs = await (await server.request('/api/docs')).json();
+    expect(docs.openapi).toBe('3.1.0');
+    expect(Object.keys(docs.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/register', '/api/user']),
+    );
+  });
+
+  it('answers unknown API routes with 404 in the error format and sets security headers', async () => {
+    const res = await server.request('/api/nope');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toHaveProperty('error');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
+describe('configuration', () => {
+  it('stops with a message naming each wrong setting', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: '/tmp/inkwell-cfg-test' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: '/tmp/inkwell-cfg-test' })).toThrow(/PORT/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'mysql://x', DATA_DIR: '/tmp/inkwell-cfg-test' }),
+    ).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ CAPTCHA: 'recaptcha', DATA_DIR: '/tmp/inkwell-cfg-test' })).toThrow(
+      /RECAPTCHA_SECRET/,
+    );
+  });
+
+  it('keeps a generated JWT secret in DATA_DIR across restarts', () => {
+    const a = loadConfig({ DATA_DIR: '/tmp/inkwell-cfg-test' });
+    const b = loadConfig({ DATA_DIR: '/tmp/inkwell-cfg-test' });
+    expect(a.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(b.JWT_SECRET).toBe(a.JWT_SECRET);
+    expect(a.PORT).toBe(8080);
+    expect(a.BASE_PATH).toBe('/');
+  });
+});

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  changePasswordRequestSchema,
+  errorResponseSchema,
+  successResponseSchema,
+  updateUserRequestSchema,
+  updateUserResponseSchema,
+  userResponseSchema,
+} from '@inkwell/contract';
+import { requireUser } from '../../plugins/auth';
+import * as users from './users.service';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
+
+export async function usersRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = { db: app.db, tokens: app.accessTokens, storage: app.storage };
+  const secured = { onRequest: app.authenticate };
+  const session = (r: Parameters<typeof requireUser>[0]) => {
+    const u = requireUser(r);
+    return { userId: u.id, sessionId: u.sessionId };
+  };
+  const meta = { tags: ['users'], security: [{ bearer: [] }] };
+
+  app.get(
+    '/api/user',
+    { ...secured, schema: { ...meta, response: { 200: userResponseSchema, ...errors } } },
+    async (request) => users.getUser(deps, requireUser(request).id),
+  );
+
+  app.put(
+    '/api/user',
+    {
+      ...secured,
+      schema: {
+        ...meta,
+        body: updateUserRequestSchema,
+        response: { 200: updateUserResponseSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => users.updateUser(deps, session(request), request.body),
+  );
+
+  app.post(
+    '/api/change_password',
+    {
+      ...secured,
+      schema: {
+        ...meta,
+        body: changePasswordRequestSchema,
+        response: { 200: successResponseSchema, ...errors },
+      },
+    },
+    async (request) => users.changePassword(deps, session(request), request.body),
+  );
+
+  app.get('/api/data-portability', { ...secured, schema: meta }, async (request, reply) => {
+    const csv = await users.exportUserData(deps, requireUser(request).id);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="user_data.csv"')
+      .send(csv);
+  });
+
+  app.delete(
+    '/api/delete_account',
+    { ...secured, schema: { ...meta, response: { 200: successResponseSchema, ...errors } } },
+    async (request) => users.deleteAccount(deps, requireUser(request).id),
+  );
+}

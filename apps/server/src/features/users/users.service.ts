@@ -1,0 +1,107 @@
+import type { UpdateUserRequest, UserResponse } from '@inkwell/contract';
+import type { Db } from '../../db/database';
+import type { AccessTokens } from '../../lib/access-token';
+import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
+import { userPrefix, type Storage } from '../../storage/storage';
+import { authRepo } from '../auth/auth.repo';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { toCsv } from './user-data-csv';
+import { usersRepo } from './users.repo';
+
+export interface UsersDeps {
+  db: Db;
+  tokens: AccessTokens;
+  storage: Storage;
+}
+
+const present = (u: {
+  first_name: string;
+  last_name: string;
+  email: string;
+  created_at: string;
+}): UserResponse => ({
+  first_name: u.first_name,
+  last_name: u.last_name,
+  email: u.email,
+  created_at: u.created_at,
+});
+
+export async function getUser(deps: UsersDeps, userId: number): Promise<UserResponse> {
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user) throw notFound('User not found');
+  return present(user);
+}
+
+/** Updates one field. An email change answers a fresh access token for the session. */
+export async function updateUser(
+  deps: UsersDeps,
+  session: { userId: number; sessionId: string },
+  patch: UpdateUserRequest,
+) {
+  if ('email' in patch) {
+    const other = await usersRepo.findIdByEmail(deps.db, patch.email);
+    if (other && other.id !== session.userId) throw conflict('Email already exists');
+  }
+  try {
+    await usersRepo.update(deps.db, session.userId, patch);
+  } catch (err) {
+    if (/unique/i.test(String(err))) throw conflict('Email already exists');
+    throw err;
+  }
+  const user = await getUser(deps, session.userId);
+  const access_token =
+    'email' in patch
+      ? await deps.tokens.sign({ userId: session.userId, sessionId: session.sessionId })
+      : undefined;
+  return {
+    ...user,
+    message: 'Profile updated successfully',
+    ...(access_token ? { access_token } : {}),
+  };
+}
+
+/** Changes the password and ends every other session. */
+export async function changePassword(
+  deps: UsersDeps,
+  session: { userId: number; sessionId: string },
+  input: { current_password: string; new_password: string },
+) {
+  const user = await usersRepo.findById(deps.db, session.userId);
+  if (!user) throw unauthorized();
+  if (!(await verifyPassword(user.password_hash, input.current_password))) {
+    throw badRequest('Current password is incorrect');
+  }
+  await authRepo.setPasswordHash(deps.db, user.id, await hashPassword(input.new_password));
+  await deps.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('user_id', '=', user.id)
+    .where('family_id', '!=', session.sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  return { success: true as const, message: 'Password changed successfully!' };
+}
+
+/** Everything we hold about the user, as one CSV: profile, files and chat history. */
+export async function exportUserData(deps: UsersDeps, userId: number): Promise<string> {
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user) throw notFound('User not found');
+  const [files, messages] = await Promise.all([
+    usersRepo.listFiles(deps.db, userId),
+    usersRepo.listMessages(deps.db, userId),
+  ]);
+  const rows: (string | number)[][] = [['section', 'field', 'value', 'detail', 'created_at']];
+  rows.push(['profile', 'first_name', user.first_name, '', user.created_at]);
+  rows.push(['profile', 'last_name', user.last_name, '', user.created_at]);
+  rows.push(['profile', 'email', user.email, '', user.created_at]);
+  for (const f of files) rows.push(['file', f.type, f.file_name, `${f.size} bytes`, f.created_at]);
+  for (const m of messages) rows.push(['chat', m.role, m.content, '', m.created_at]);
+  return toCsv(rows);
+}
+
+/** Removes the user and everything they own: rows (cascade) and stored files. */
+export async function deleteAccount(deps: UsersDeps, userId: number) {
+  await usersRepo.delete(deps.db, userId);
+  await deps.storage.deletePrefix(userPrefix(userId));
+  return { success: true as const, message: 'Your account has been deleted.' };
+}

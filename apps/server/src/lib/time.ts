@@ -1,0 +1,4 @@
+/** ISO-8601 UTC timestamps, the one time format of the database. */
+export const nowIso = () => new Date().toISOString();
+export const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+export const utcDay = (d = new Date()) => d.toISOString().slice(0, 10);

@@ -1,0 +1,138 @@
+import type { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { StorageNotFoundError, type Storage } from './storage';
+
+/** S3 needs parts of at least 5 MB (except the last); we buffer one part at a time. */
+export const PART_BYTES = 5 * 1024 * 1024;
+
+/** The subset of S3Client we use, so tests can hand in a fake. */
+export type S3Like = Pick<S3Client, 'send'>;
+
+/**
+ * Objects in an S3-compatible bucket (AWS, MinIO, R2, ...), for deployments with several app
+ * servers. An object becomes visible only when PutObject / CompleteMultipartUpload succeeds, so a
+ * failed upload never leaves half an object. Memory per upload is bounded by one part.
+ */
+export class S3Storage implements Storage {
+  constructor(
+    private readonly client: S3Like,
+    private readonly bucket: string,
+  ) {}
+
+  async put(key: string, body: Readable): Promise<{ size: number }> {
+    let part: Buffer[] = [];
+    let partLen = 0;
+    let size = 0;
+    let uploadId: string | undefined;
+    const parts: { ETag?: string; PartNumber: number }[] = [];
+    const flush = async () => {
+      if (!uploadId) {
+        const created = await this.client.send(
+          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }),
+        );
+        uploadId = created.UploadId;
+      }
+      const PartNumber = parts.length + 1;
+      const res = await this.client.send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumber,
+          Body: Buffer.concat(part),
+        }),
+      );
+      parts.push({ ETag: res.ETag, PartNumber });
+      part = [];
+      partLen = 0;
+    };
+    try {
+      for await (const chunk of body) {
+        part.push(chunk as Buffer);
+        partLen += (chunk as Buffer).length;
+        size += (chunk as Buffer).length;
+        if (partLen >= PART_BYTES) await flush();
+      }
+      if (!uploadId) {
+        await this.client.send(
+          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(part) }),
+        );
+        return { size };
+      }
+      if (partLen > 0) await flush();
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      );
+      return { size };
+    } catch (err) {
+      if (uploadId) {
+        await this.client
+          .send(
+            new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+          )
+          .catch(() => {});
+      }
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<Readable> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return res.Body as Readable;
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      if (name === 'NoSuchKey' || name === 'NotFound') throw new StorageNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    let batch: { Key: string }[] = [];
+    for await (const key of this.list(prefix)) {
+      batch.push({ Key: key });
+      if (batch.length === 1000) {
+        await this.deleteBatch(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await this.deleteBatch(batch);
+  }
+
+  private async deleteBatch(objects: { Key: string }[]) {
+    await this.client.send(
+      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }),
+    );
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const res = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const obj of res.Contents ?? []) if (obj.Key) yield obj.Key;
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where file bytes live. Keys are `users/<userId>/<uuid>`, so everything of one user shares a
+ * prefix. Implementations: local disk (default) and an S3-compatible object store.
+ */
+export interface Storage {
+  /** Writes a stream under key; the object appears whole or not at all. Returns the byte count. */
+  put(key: string, body: Readable): Promise<{ size: number }>;
+  /** Reads an object; rejects with StorageNotFoundError when it does not exist. */
+  get(key: string): Promise<Readable>;
+  delete(key: string): Promise<void>;
+  deletePrefix(prefix: string): Promise<void>;
+  /** Every key under prefix (for the start-up orphan sweep). */
+  list(prefix: string): AsyncIterable<string>;
+}
+
+export class StorageNotFoundError extends Error {
+  constructor(key: string) {
+    super(`No stored object at ${key}`);
+    this.name = 'StorageNotFoundError';
+  }
+}
+
+export const userPrefix = (userId: number) => `users/${userId}/`;

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../src/app';
+import { loadConfig } from '../src/config';
+
+/**
+ * A real server for a test: its own DATA_DIR, its own database (SQLite, or a fresh PostgreSQL
+ * schema), listening on a random loopback port. Requests go over real HTTP with `fetch`.
+ */
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** Dialects to run database-backed tests on: SQLite always, PostgreSQL where TEST_DATABASE_URL is set. */
+export function testDialects(): TestDialect[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface TestServer {
+  app: App;
+  url: string;
+  dataDir: string;
+  /** fetch against the server; `path` starts with /api/... */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  opts: { dialect?: TestDialect; env?: Record<string, string | undefined> } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-test-'));
+  const dialect = opts.dialect ?? 'sqlite';
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    MODEL_DOWNLOAD: 'off',
+    ...(dialect === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+    ...opts.env,
+  });
+  const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const app = await buildApp(config, {
+    logger: false,
+    pgSchema,
+    webDistDir: path.join(dataDir, 'no-web'),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    dataDir,
+    request(p, init = {}) {
+      const { token, json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      let body = rest.body;
+      if (json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(json);
+      }
+      return fetch(url + p, { ...rest, headers, body });
+    },
+    async close() {
+      if (pgSchema)
+        await app.db.schema
+          .dropSchema(pgSchema)
+          .ifExists()
+          .cascade()
+          .execute()
+          .catch(() => {});
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+/** Registers a fresh user and returns its tokens and credentials. */
+export async function registerUser(server: TestServer, overrides: Record<string, string> = {}) {
+  counter += 1;
+  const body = {
+    email: `user${counter}-${randomBytes(4).toString('hex')}@example.com`,
+    password: 'correct horse battery',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    ...overrides,
+  };
+  const res = await server.request('/api/register', { method: 'POST', json: body });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+  return { ...body, ...tokens, token: tokens.access_token };
+}

@@ -1,0 +1,41 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+interface ContrastData {
+  fgColor?: string;
+  bgColor?: string;
+  contrastRatio?: number;
+  expectedContrastRatio?: string;
+}
+
+/**
+ * Runs axe-core on the page as it is now; fails listing every violation and its targets (with the
+ * colours for contrast failures). The failure is soft: the scenario goes on, so one run reports
+ * the violations of every screen.
+ */
+export async function expectNoAxeViolations(page: Page, label: string) {
+  // A hover tooltip of the control just clicked fades out while the dialog opens; scan the settled
+  // screen, not the fade. (A tooltip kept open by keyboard focus is real and stays in the scan.)
+  await page.mouse.move(0, 0);
+  await page
+    .getByRole('tooltip')
+    .first()
+    .waitFor({ state: 'detached', timeout: 2_000 })
+    .catch(() => {});
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .map((n) => {
+          const data = n.any[0]?.data as ContrastData | null | undefined;
+          const colours =
+            data?.contrastRatio !== undefined
+              ? ` [${data.fgColor} on ${data.bgColor}: ${data.contrastRatio}, needs ${data.expectedContrastRatio}]`
+              : '';
+          return `${n.target.join(' ')}${colours}`;
+        })
+        .join('\n    ')}`,
+  );
+  expect.soft(summary, `axe violations on ${label}`).toEqual([]);
+}

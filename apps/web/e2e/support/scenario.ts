@@ -1,0 +1,52 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { launchBrowser, newContext, saveFailure } from './browser';
+import { startProductServer, type ProductServer } from './product-server';
+
+export interface Scenario {
+  server: ProductServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * One server and one browser per file; a fresh context and page per test, with screenshot and
+ * trace saved when the test fails.
+ */
+export function useScenario(
+  opts: {
+    env?: () => Promise<Record<string, string>> | Record<string, string>;
+    viewport?: { width: number; height: number };
+  } = {},
+): Scenario {
+  const s = {} as Scenario;
+  beforeAll(async () => {
+    s.server = await startProductServer(opts.env ? await opts.env() : {});
+    s.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await s.browser?.close();
+    await s.server?.stop();
+  });
+  let problems: string[] = [];
+  beforeEach(async () => {
+    problems = [];
+    s.context = await newContext(s.browser, { viewport: opts.viewport });
+    s.page = await s.context.newPage();
+    // Uncaught errors and missing assets (e.g. the web app rebuilt mid-run) explain blank pages.
+    s.page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    s.page.on('response', (r) => {
+      if (r.status() >= 400 && !new URL(r.url()).pathname.includes('/api/')) {
+        problems.push(`${r.status()} ${r.url()}`);
+      }
+    });
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      await saveFailure(s.context, s.page, ctx.task.name, problems);
+    }
+    await s.context.close();
+  });
+  return s;
+}

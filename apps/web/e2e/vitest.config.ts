@@ -1,0 +1,15 @@
+import { defineProject } from 'vitest/config';
+
+// Browser scenarios: real server (production build, non-root BASE_PATH) + Debian's headless Chromium.
+export default defineProject({
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['**/*.e2e.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    // Each file starts a server and a browser; two cores run them one file at a time.
+    pool: 'forks',
+    poolOptions: { forks: { singleFork: true } },
+  },
+});

@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  callsTo,
+  json,
+  mockFetch,
+  renderWithProviders,
+  signIn,
+  type MockHandler,
+} from '../test/utils';
+import { AppRoutes } from './routes';
+
+vi.mock('../features/contact/components/Captcha', () => ({ Captcha: () => <span>captcha</span> }));
+
+function setup(route: string, handler: MockHandler = () => undefined) {
+  const fetchMock = mockFetch(
+    (req) =>
+      handler(req) ??
+      (req.path === 'alerts/latest'
+        ? json(200, { message: '', severity: 'info', isVisible: false })
+        : undefined),
+  );
+  const user = userEvent.setup();
+  renderWithProviders(<AppRoutes />, { route });
+  return { user, fetchMock };
+}
+const location = () => screen.getByTestId('location');
+
+describe('routes', () => {
+  it('shows the 404 page for unknown paths', async () => {
+    setup('/nope');
+    expect(
+      await screen.findByRole('heading', { name: '404 - Page Not Found' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('The page you are looking for does not exist.')).toBeInTheDocument();
+  });
+
+  it('sends anonymous visitors from /account to /login', async () => {
+    setup('/account');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/login$/);
+  });
+
+  it('shows the welcome with four feature cards and the footer note on /', async () => {
+    signIn('Ada');
+    setup('/');
+    expect(await screen.findByRole('heading', { name: 'Hello, Ada!' })).toBeInTheDocument();
+    for (const title of [
+      'Instant Translation',
+      'Content Analysis',
+      'AI Assistance',
+      'Proofread or Summarize',
+    ]) {
+      expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
+    }
+    expect(screen.getByText('AI responses may display inaccurate info.')).toBeInTheDocument();
+  });
+
+  it('greets anonymous visitors without a name and hides the bottom bar on other screens', async () => {
+    const { user } = setup('/');
+    expect(await screen.findByRole('heading', { name: 'Hello!' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    await user.click(screen.getByRole('link', { name: 'FAQ' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Frequently Asked Questions' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('AI responses may display inaccurate info.')).toBeNull();
+  });
+});
+
+describe('top bar', () => {
+  it('signed out on a small screen: an icon menu with Login and Sign Up', async () => {
+    const { user } = setup('/faq');
+    await user.click(await screen.findByRole('button', { name: 'Login or sign up' }));
+    const menu = within(screen.getByRole('menu'));
+    expect(menu.getByRole('menuitem', { name: 'Login' })).toHaveAttribute('href', '/login');
+    expect(menu.getByRole('menuitem', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
+  });
+
+  it('signed in: the first name, My Files opens the file drawer, Account goes to /account', async () => {
+    signIn('Ada');
+    const { user } = setup('/faq', (req) =>
+      req.path === 'user'
+        ? json(200, { first_name: 'Ada', last_name: 'L', email: 'a@b.c', created_at: '2024-01-01' })
+        : undefined,
+    );
+    const banner = within(await screen.findByRole('banner'));
+    expect(banner.getByText('Ada')).toBeInTheDocument();
+    expect(banner.getByRole('link', { name: 'Inkwell' })).toHaveAttribute('href', '/');
+    await user.click(banner.getByRole('button', { name: 'Account menu' }));
+    await user.click(screen.getByRole('menuitem', { name: 'My Files' }));
+    expect(await screen.findByRole('heading', { name: 'My Files' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Close My Files' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'My Files' })).toBeNull());
+    await user.click(await banner.findByRole('button', { name: 'Account menu' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Account' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/account$/));
+    expect(await screen.findByRole('heading', { name: 'Your account' })).toBeInTheDocument();
+  });
+
+  it('Logout shows "Logging out..." for 2 seconds, clears the session and goes to /login', async () => {
+    signIn('Ada');
+    const { user, fetchMock } = setup('/faq', (req) =>
+      req.path === 'logout' ? json(200, { message: 'Logged out' }) : undefined,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    const started = Date.now();
+    await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    expect(await screen.findByText('Logging out...')).toBeInTheDocument();
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/), { timeout: 4000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(localStorage.getItem('accessToken')).toBeNull();
+    expect(localStorage.getItem('firstName')).toBeNull();
+    expect(callsTo(fetchMock, 'logout')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull();
+  });
+
+  it('shows the server alert with its title until closed', async () => {
+    const { user } = setup('/faq', (req) =>
+      req.path === 'alerts/latest'
+        ? json(200, {
+            message: 'Maintenance tonight',
+            title: 'Heads up',
+            severity: 'warning',
+            isVisible: true,
+          })
+        : undefined,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Heads up');
+    expect(alert).toHaveTextContent('Maintenance tonight');
+    await user.click(within(alert).getByRole('button', { name: 'Close alert' }));
+    expect(screen.queryByText('Maintenance tonight')).toBeNull();
+  });
+});
+
+describe('side drawer', () => {
+  it('has New Topic, the Help group and links; static pages open in a new tab', async () => {
+    const { user } = setup('/faq');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
+    expect(nav.getByRole('button', { name: 'New Topic' })).toBeInTheDocument();
+    expect(nav.getByRole('link', { name: 'Privacy' })).toHaveAttribute('target', '_blank');
+    expect(nav.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy.html');
+    expect(nav.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '/terms.html');
+    expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
+    expect(nav.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
+    expect(nav.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    const help = nav.getByRole('button', { name: 'Help' });
+    expect(help).toHaveAttribute('aria-expanded', 'true');
+    await user.click(help);
+    expect(help).toHaveAttribute('aria-expanded', 'false');
+    await waitFor(() => expect(nav.queryByRole('link', { name: 'FAQ' })).toBeNull());
+  });
+
+  it('closes after navigation on small screens', async () => {
+    const { user } = setup('/faq');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'About' }),
+    );
+    expect(await screen.findByRole('heading', { name: 'About Inkwell' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull());
+  });
+
+  it('Contact opens the Contact Us dialog', async () => {
+    const { user } = setup('/faq');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', {
+        name: 'Contact',
+      }),
+    );
+    expect(await screen.findByRole('dialog', { name: 'Contact Us' })).toBeInTheDocument();
+  });
+});
+
+describe('about', () => {
+  it('shows the features, GET STARTED to the root and the copyright', async () => {
+    setup('/about');
+    for (const title of ['Intelligent Chat', 'File Analysis', 'URL Analysis', 'Contact Us']) {
+      expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('link', { name: 'GET STARTED' })).toHaveAttribute('href', '/');
+    expect(screen.getByText(/© \d{4} Inkwell/)).toBeInTheDocument();
+  });
+});

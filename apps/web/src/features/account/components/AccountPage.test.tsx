@@ -1,0 +1,183 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  callsTo,
+  json,
+  mockFetch,
+  renderWithProviders,
+  signIn,
+  type MockHandler,
+} from '../../../test/utils';
+import { AccountPage } from './AccountPage';
+import { goTo } from './DeleteAccountSection';
+
+const USER = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  created_at: '2024-03-05T10:00:00.000Z',
+};
+
+function setup(handler: MockHandler = () => undefined) {
+  signIn('Ada');
+  const fetchMock = mockFetch(
+    (req) =>
+      handler(req) ?? (req.path === 'user' && req.method === 'GET' ? json(200, USER) : undefined),
+  );
+  const user = userEvent.setup();
+  renderWithProviders(<AccountPage />, { route: '/account', path: '/account' });
+  return { user, fetchMock };
+}
+const profile = () => within(screen.getByRole('region', { name: 'Profile' }));
+
+describe('AccountPage profile', () => {
+  it('shows the fields and the creation date', async () => {
+    setup();
+    expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
+    expect(screen.getByText(/Account created on/)).toHaveTextContent('2024');
+    expect(screen.getByRole('heading', { name: 'Your account' })).toBeInTheDocument();
+  });
+
+  it('edits one field at a time; Save only when changed; Cancel restores', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit first name' }));
+    expect(profile().getByRole('button', { name: 'Edit last name' })).toBeDisabled();
+    expect(profile().getByRole('button', { name: 'Edit email' })).toBeDisabled();
+    const save = profile().getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    const input = profile().getByLabelText('First name');
+    expect(input).toHaveFocus();
+    await user.type(input, 'x');
+    expect(save).toBeEnabled();
+    await user.click(profile().getByRole('button', { name: 'Cancel' }));
+    expect(profile().getByText('Ada')).toBeInTheDocument();
+    expect(profile().getByRole('button', { name: 'Edit last name' })).toBeEnabled();
+  });
+
+  it('Enter saves; the value is stored, the name updated and the server message shown', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.method === 'PUT'
+        ? json(200, { ...USER, first_name: 'Augusta', message: 'User updated successfully' })
+        : undefined,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Edit first name' }));
+    const input = profile().getByLabelText('First name');
+    await user.clear(input);
+    await user.type(input, 'Augusta{Enter}');
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    const put = callsTo(fetchMock, 'user').find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ first_name: 'Augusta' });
+    expect(localStorage.getItem('first_name')).toBe('Augusta');
+    expect(localStorage.getItem('firstName')).toBe('Augusta');
+    expect(profile().getByText('Augusta')).toBeInTheDocument();
+  });
+
+  it('stores the new access token of an email change', async () => {
+    const { user } = setup((req) =>
+      req.method === 'PUT'
+        ? json(200, { ...USER, email: 'new@example.com', message: 'ok', access_token: 'access-2' })
+        : undefined,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Edit email' }));
+    const input = profile().getByLabelText('Email');
+    await user.clear(input);
+    await user.type(input, 'new@example.com');
+    await user.click(profile().getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(localStorage.getItem('accessToken')).toBe('access-2'));
+    expect(localStorage.getItem('email')).toBe('new@example.com');
+  });
+
+  it('409 on email shows "Email already exists"; other failures "Error updating user data"', async () => {
+    let answer = json(409, { error: 'Email already exists' });
+    const { user } = setup((req) => (req.method === 'PUT' ? answer : undefined));
+    await user.click(await screen.findByRole('button', { name: 'Edit email' }));
+    const input = profile().getByLabelText('Email');
+    await user.clear(input);
+    await user.type(input, 'taken@example.com{Enter}');
+    expect(await profile().findByText('Email already exists')).toBeInTheDocument();
+    answer = json(500, { error: 'boom' });
+    await user.click(profile().getByRole('button', { name: 'Save' }));
+    expect(await profile().findByText('Error updating user data')).toBeInTheDocument();
+  });
+});
+
+describe('AccountPage password and data', () => {
+  it('Change password is disabled while both fields are empty; success clears the fields', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.path === 'change_password'
+        ? json(200, { success: true, message: 'Password changed' })
+        : undefined,
+    );
+    const section = within(await screen.findByRole('region', { name: 'Change password' }));
+    const button = section.getByRole('button', { name: 'Change password' });
+    expect(button).toBeDisabled();
+    await user.type(section.getByLabelText('Current password'), 'old-password');
+    expect(button).toBeEnabled();
+    await user.type(section.getByLabelText('New password'), 'short');
+    await user.click(button);
+    expect(section.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await user.type(section.getByLabelText('New password'), '-but-longer');
+    await user.click(button);
+    expect(await screen.findByText('Password changed successfully!')).toBeInTheDocument();
+    expect(section.getByLabelText('Current password')).toHaveValue('');
+    expect(section.getByLabelText('New password')).toHaveValue('');
+    expect(JSON.parse(String(callsTo(fetchMock, 'change_password')[0]?.[1]?.body))).toEqual({
+      current_password: 'old-password',
+      new_password: 'short-but-longer',
+    });
+  });
+
+  it('shows the change-password failure message', async () => {
+    const { user } = setup((req) =>
+      req.path === 'change_password' ? json(400, { error: 'Wrong' }) : undefined,
+    );
+    const section = within(await screen.findByRole('region', { name: 'Change password' }));
+    await user.type(section.getByLabelText('Current password'), 'old-password');
+    await user.type(section.getByLabelText('New password'), 'new-password');
+    await user.click(section.getByRole('button', { name: 'Change password' }));
+    expect(
+      await section.findByText('Error changing password, please try again.'),
+    ).toBeInTheDocument();
+  });
+
+  it('downloads the data as user_data.csv', async () => {
+    const createObjectURL = vi.fn(() => 'blob:x');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      expect(this.download).toBe('user_data.csv');
+    });
+    let answer = new Response('a,b', { status: 200 });
+    const { user } = setup((req) => (req.path === 'data-portability' ? answer : undefined));
+    await user.click(await screen.findByRole('button', { name: 'Download Your Data' }));
+    expect(
+      await screen.findByText('Your data has been downloaded successfully.'),
+    ).toBeInTheDocument();
+    expect(click).toHaveBeenCalledTimes(1);
+    answer = json(500, { error: 'x' });
+    await user.click(screen.getByRole('button', { name: 'Download Your Data' }));
+    expect(
+      await screen.findByText('Error downloading data, please try again.'),
+    ).toBeInTheDocument();
+  });
+
+  it('deletes the account after confirmation, clears storage and goes to /register', async () => {
+    const toRegister = vi.spyOn(goTo, 'register').mockImplementation(() => {});
+    let answer = json(500, { error: 'x' });
+    const { user } = setup((req) => (req.path === 'delete_account' ? answer : undefined));
+    localStorage.setItem('something', 'else');
+    await user.click(await screen.findByRole('button', { name: 'Delete your account' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Delete your account?' }));
+    await user.click(dialog.getByRole('button', { name: 'Delete account' }));
+    expect(
+      await dialog.findByText('Error deleting account, please try again.'),
+    ).toBeInTheDocument();
+    expect(toRegister).not.toHaveBeenCalled();
+    answer = json(200, { success: true, message: 'Account deleted' });
+    await user.click(dialog.getByRole('button', { name: 'Delete account' }));
+    await waitFor(() => expect(toRegister).toHaveBeenCalledTimes(1));
+    expect(localStorage.length).toBe(0);
+  });
+});

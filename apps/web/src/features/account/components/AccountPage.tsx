@@ -1,0 +1,64 @@
+import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import Typography from '@mui/material/Typography';
+import { FeedbackSnackbar, type Feedback } from '../../../components/ui/FeedbackSnackbar';
+import { PageContainer } from '../../../components/ui/PageContainer';
+import { useUser } from '../api/get-user';
+import { ChangePasswordForm } from './ChangePasswordForm';
+import { DataSection } from './DataSection';
+import { DeleteAccountSection } from './DeleteAccountSection';
+import { ProfileSection } from './ProfileSection';
+
+export function formatCreatedAt(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+export function AccountPage() {
+  const { data: user, isPending, isError } = useUser();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const success = (message: string) => setFeedback({ message, severity: 'success' });
+
+  return (
+    <PageContainer title="Your account" maxWidth={640}>
+      {isPending && <CircularProgress aria-label="Loading your account" />}
+      {isError && <Alert severity="error">Error loading your account, please try again.</Alert>}
+      {user && (
+        <>
+          <Typography variant="body2" color="text.secondary">
+            Account created on {formatCreatedAt(user.created_at)}
+          </Typography>
+          <Section title="Profile">
+            <ProfileSection user={user} onSaved={success} />
+          </Section>
+          <Section title="Change password">
+            <ChangePasswordForm onChanged={success} />
+          </Section>
+          <Section title="Your data">
+            <DataSection onFeedback={setFeedback} />
+          </Section>
+          <Section title="Delete your account">
+            <DeleteAccountSection />
+          </Section>
+        </>
+      )}
+      <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
+    </PageContainer>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title}>
+      <Divider sx={{ my: 3 }} />
+      <Typography variant="h6" component="h2" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </section>
+  );
+}

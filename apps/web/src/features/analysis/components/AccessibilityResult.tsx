@@ -1,0 +1,40 @@
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import type { AccessibilityAnalysis, AxeImpact } from '@inkwell/contract';
+
+const IMPACTS: (AxeImpact | null)[] = ['critical', 'serious', 'moderate', 'minor', null];
+
+/** Score, then the violations grouped by impact (most severe first). */
+export function AccessibilityResult({ analysis }: { analysis: AccessibilityAnalysis }) {
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography variant="subtitle2" component="p">
+        {`Accessibility score ${analysis.score}/100 · ${analysis.violations.length} violations · ${analysis.passes} rules passed · ${analysis.incomplete} need review`}
+      </Typography>
+      {IMPACTS.map((impact) => {
+        const group = analysis.violations.filter((v) => v.impact === impact);
+        if (group.length === 0) return null;
+        return (
+          <Box key={impact ?? 'unknown'} sx={{ mt: 1 }}>
+            <Typography variant="body2" component="p" sx={{ fontWeight: 700 }}>
+              {`${impact ? impact[0]!.toUpperCase() + impact.slice(1) : 'Unrated'} (${group.length})`}
+            </Typography>
+            <Box component="ul" sx={{ pl: 2.5, my: 0.5 }}>
+              {group.map((v) => (
+                <li key={v.id}>
+                  <Typography variant="body2">
+                    <Link href={v.help_url} target="_blank" rel="noopener noreferrer">
+                      {v.id}
+                    </Link>
+                    {`: ${v.description} (${v.count} ${v.count === 1 ? 'element' : 'elements'})`}
+                  </Typography>
+                </li>
+              ))}
+            </Box>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,79 @@
+import { lazy, memo, Suspense, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import ErrorOutline from '@mui/icons-material/ErrorOutline';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import Person from '@mui/icons-material/Person';
+import SmartToy from '@mui/icons-material/SmartToy';
+import type { ConversationMessage, MessageType } from '../../../lib/conversation';
+import { MessageActions, visuallyHidden } from './MessageActions';
+
+const Markdown = lazy(() => import('./Markdown').then((m) => ({ default: m.Markdown })));
+
+const WHO: Record<MessageType, { label: string; icon: ReactNode }> = {
+  user: { label: 'You', icon: <Person /> },
+  ai: { label: 'Inkwell', icon: <SmartToy /> },
+  system: { label: 'System', icon: <InfoOutlined /> },
+  error: { label: 'Error', icon: <ErrorOutline /> },
+};
+
+const plain = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
+
+/** One message: an icon by type, the text (Markdown for ai replies), actions under ai replies. */
+export const MessageItem = memo(function MessageItem({
+  message,
+  actions,
+}: {
+  message: ConversationMessage;
+  actions?: (message: ConversationMessage) => ReactNode;
+}) {
+  const { type, text, isLoading } = message;
+  const who = WHO[type];
+  const mine = type === 'user';
+  const showMarkdown = type === 'ai' && !isLoading;
+  return (
+    <Box
+      component="article"
+      aria-busy={isLoading || undefined}
+      sx={{ display: 'flex', gap: 1.5, py: 1, flexDirection: mine ? 'row-reverse' : 'row' }}
+    >
+      <Box
+        aria-hidden
+        sx={{ mt: 0.5, color: type === 'error' ? 'error.main' : 'text.secondary', flexShrink: 0 }}
+      >
+        {who.icon}
+      </Box>
+      <Paper
+        variant={mine ? 'elevation' : 'outlined'}
+        elevation={0}
+        sx={{
+          px: 2,
+          py: 1,
+          maxWidth: '100%',
+          minWidth: 0,
+          bgcolor: mine ? 'action.selected' : 'background.paper',
+          borderColor: type === 'error' ? 'error.main' : undefined,
+        }}
+      >
+        <Box component="span" sx={visuallyHidden}>
+          {`${who.label}:`}
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          {isLoading && <CircularProgress size={14} aria-hidden />}
+          {showMarkdown ? (
+            <Suspense fallback={<Box sx={plain}>{text}</Box>}>
+              <Markdown text={text} />
+            </Suspense>
+          ) : (
+            <Box sx={{ ...plain, fontStyle: type === 'system' ? 'italic' : undefined }}>{text}</Box>
+          )}
+        </Box>
+        {message.extra}
+        {type === 'ai' && !isLoading && (
+          <MessageActions message={message} extra={actions?.(message)} />
+        )}
+      </Paper>
+    </Box>
+  );
+});

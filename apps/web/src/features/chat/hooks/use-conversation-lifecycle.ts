@@ -1,0 +1,58 @@
+import { useEffect, useRef } from 'react';
+import { conversation, type ConversationMessage } from '../../../lib/conversation';
+import { reportError } from '../../../lib/api-client';
+
+// Loaded on use: the history's zod schema must stay out of the shell's first chunk.
+const getChatHistory = () => import('../api/get-chat-history').then((m) => m.getChatHistory());
+const clearHistories = () => import('../api/clear-histories').then((m) => m.clearHistories());
+
+/**
+ * Mounted once by the routes: restores the stored conversation when signed in, empties it on
+ * logout, and runs New Topic (clears the server's histories and the screen) when the signal changes.
+ */
+export function useConversationLifecycle({
+  isAuthenticated,
+  newTopicSignal,
+}: {
+  isAuthenticated: boolean;
+  newTopicSignal: number;
+}) {
+  const lastSignal = useRef(newTopicSignal);
+
+  useEffect(() => {
+    if (!isAuthenticated) {
+      conversation.reset();
+      conversation.setUsage(null);
+      return;
+    }
+    let cancelled = false;
+    getChatHistory()
+      .then((history) => {
+        conversation.setUsage({ current: history.current, max: history.max });
+        // Something typed meanwhile wins over the restored history.
+        if (cancelled || conversation.getState().messages.length > 0) return;
+        conversation.replaceAll(history.messages.map(toMessage));
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [isAuthenticated]);
+
+  useEffect(() => {
+    if (newTopicSignal === lastSignal.current) return;
+    lastSignal.current = newTopicSignal;
+    conversation.reset();
+    if (isAuthenticated) {
+      clearHistories().catch((err: Error) => reportError(`New topic: ${err.message}`));
+    }
+  }, [newTopicSignal, isAuthenticated]);
+}
+
+function toMessage(m: {
+  id: number;
+  role: 'user' | 'assistant';
+  text: string;
+}): ConversationMessage {
+  return { id: `h${m.id}`, type: m.role === 'user' ? 'user' : 'ai', text: m.text };
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { conversation } from '../../../lib/conversation';
+import { askQuestion } from '../api/ask-question';
+import { sendChatMessage } from '../api/send-chat-message';
+
+export const LOADING_TEXT = 'Loading...';
+export const NO_RESPONSE = 'No detailed response available.';
+
+/**
+ * Chat send (spec §4): the user message is appended, then an ai placeholder 'Loading...' that the
+ * reply replaces token by token; on failure the placeholder is removed silently. In question mode
+ * (askQuestions) the text is a question about the chosen file, after which the mode ends.
+ */
+export function useSendMessage() {
+  const [sending, setSending] = useState(false);
+
+  async function send(raw: string): Promise<boolean> {
+    const text = raw.trim();
+    if (!text || sending) return false;
+    setSending(true);
+    conversation.add({ type: 'user', text });
+    const placeholder = conversation.add({ type: 'ai', text: LOADING_TEXT, isLoading: true });
+    const target = conversation.getState().questionTarget;
+    try {
+      if (target) {
+        conversation.setQuestionTarget(null);
+        const result = await askQuestion(target, text);
+        if ('error' in result) {
+          conversation.remove(placeholder);
+          conversation.add({ type: 'error', text: `Error in askQuestions: ${result.error}` });
+        } else {
+          conversation.update(placeholder, {
+            text: result.response.trim() ? result.response : NO_RESPONSE,
+            isLoading: false,
+          });
+        }
+        return true;
+      }
+      const signal = conversation.beginReply();
+      let streamed = '';
+      const reply = await sendChatMessage(text, {
+        signal,
+        onToken: (token) => {
+          streamed += token;
+          conversation.update(placeholder, { text: streamed, isLoading: false });
+        },
+      });
+      const counter = { current: reply.current, max: reply.max };
+      conversation.update(placeholder, { text: reply.response, isLoading: false, counter });
+      conversation.setUsage(counter);
+      return true;
+    } catch {
+      // Spec §8: a failed chat reply removes its placeholder silently (the client has logged it).
+      conversation.remove(placeholder);
+      return true;
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return { send, sending };
+}

@@ -1,0 +1,73 @@
+import { lazy, Suspense, useRef, useState } from 'react';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import AttachFile from '@mui/icons-material/AttachFile';
+import { FeedbackSnackbar, type Feedback } from '../../../components/ui/FeedbackSnackbar';
+import { UPLOAD_ACCEPT, validateUpload } from '../../../lib/validate-upload';
+import type { DocumentAction } from '../document-actions';
+
+const SelectFileActionDialog = lazy(() =>
+  import('./SelectFileActionDialog').then((m) => ({ default: m.SelectFileActionDialog })),
+);
+
+/**
+ * The chat's upload button: a file checked per spec §5 (input cleared on rejection), then
+ * 'Select Action for file'. The picked file is sent with the action; it is not stored.
+ */
+export function ChatUploadButton({
+  disabled,
+  onAction,
+}: {
+  disabled: boolean;
+  onAction: (action: DocumentAction, source: { fileName: string; file: File }) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  function pick(chosen: File | undefined) {
+    if (!chosen) return;
+    const problem = validateUpload(chosen);
+    if (input.current) input.current.value = '';
+    if (problem) setFeedback({ message: problem, severity: 'error' });
+    else setFile(chosen);
+  }
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept={UPLOAD_ACCEPT}
+        aria-label="Choose a document"
+        data-testid="chat-file-input"
+        onChange={(e) => pick(e.target.files?.[0])}
+      />
+      <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Upload file">
+        <span>
+          <IconButton
+            aria-label="Upload file"
+            disabled={disabled}
+            onClick={() => input.current?.click()}
+          >
+            <AttachFile />
+          </IconButton>
+        </span>
+      </Tooltip>
+      {file && (
+        <Suspense fallback={null}>
+          <SelectFileActionDialog
+            fileName={file.name}
+            onClose={() => setFile(null)}
+            onSelect={(action) => {
+              setFile(null);
+              onAction(action, { fileName: file.name, file });
+            }}
+          />
+        </Suspense>
+      )}
+      <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
+    </>
+  );
+}

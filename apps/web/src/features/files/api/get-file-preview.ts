@@ -1,0 +1,21 @@
+import { previewResponseSchema, type PreviewResponse } from '@inkwell/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+export type FilePreview = PreviewResponse | { kind: 'pdf'; data: ArrayBuffer };
+
+/** GET /api/preview_file/:id: pdf bytes, or JSON text / table / slides. */
+export async function getFilePreview(id: number): Promise<FilePreview> {
+  const response = await apiRequest<Response>(`preview_file/${id}`, { responseType: 'response' });
+  if ((response.headers.get('Content-Type') ?? '').includes('application/pdf')) {
+    return { kind: 'pdf', data: await response.arrayBuffer() };
+  }
+  return previewResponseSchema.parse(await response.json());
+}
+
+export const filePreviewQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['files', id, 'preview'],
+    queryFn: () => getFilePreview(id),
+    staleTime: 60_000,
+  });

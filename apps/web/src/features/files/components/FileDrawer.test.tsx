@@ -1,0 +1,256 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../../app/routes';
+import {
+  callsTo,
+  json,
+  mockFetch,
+  renderWithProviders,
+  signIn,
+  type MockHandler,
+} from '../../../test/utils';
+
+const FILE = { id: 7, file_name: 'report.pdf', type: 'pdf', size: 2048, created_at: '' };
+const NOTES = { id: 8, file_name: 'notes.txt', type: 'txt', size: 10, created_at: '' };
+const listing = (files: unknown[] = [FILE, NOTES]) =>
+  json(200, { files, used_bytes: 3 * 1024 * 1024, quota_bytes: 100 * 1024 * 1024 });
+
+function setup(handler: MockHandler = () => undefined, route = '/') {
+  signIn('Ada');
+  const fetchMock = mockFetch((req) => {
+    const answer = handler(req);
+    if (answer) return answer;
+    if (req.path === 'alerts/latest') return json(200, { message: '', isVisible: false });
+    if (req.path === 'chat/history') return json(200, { messages: [], current: 0, max: 20 });
+    if (req.path === 'my_files') return listing();
+    return undefined;
+  });
+  const user = userEvent.setup();
+  renderWithProviders(<AppRoutes />, { route });
+  return { user, fetchMock };
+}
+
+async function openDrawer(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+  await user.click(screen.getByRole('menuitem', { name: 'My Files' }));
+  return within(await screen.findByRole('dialog', { name: 'My Files' }));
+}
+
+async function menuAction(
+  user: ReturnType<typeof userEvent.setup>,
+  name: string,
+  file = 'report.pdf',
+) {
+  const drawer = await openDrawer(user);
+  await user.click(await drawer.findByRole('button', { name: `Actions for ${file}` }));
+  await user.click(await screen.findByRole('menuitem', { name }));
+}
+
+describe('file drawer', () => {
+  it('lists files with their sizes and the storage used', async () => {
+    const { user } = setup();
+    const drawer = await openDrawer(user);
+    expect(await drawer.findByText('report.pdf')).toBeInTheDocument();
+    expect(drawer.getByText('notes.txt')).toBeInTheDocument();
+    expect(drawer.getByText('3.0 MB of 100 MB used')).toBeInTheDocument();
+  });
+
+  it("shows 'Fetching files...' while loading, then 'Your folder is empty.'", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { user } = setup((req) =>
+      req.path === 'my_files' ? gate.then(() => listing([])) : undefined,
+    );
+    const drawer = await openDrawer(user);
+    expect(await drawer.findByText('Fetching files...')).toBeInTheDocument();
+    release();
+    expect(await drawer.findByText('Your folder is empty.')).toBeInTheDocument();
+  });
+
+  it('offers the full context menu', async () => {
+    const { user } = setup();
+    const drawer = await openDrawer(user);
+    await user.click(await drawer.findByRole('button', { name: 'Actions for report.pdf' }));
+    const items = within(await screen.findByRole('menu')).getAllByRole('menuitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      'Open',
+      'Proofread',
+      'Sentiment Analysis',
+      'Summarize',
+      'Translate',
+      'Download',
+      'Rename',
+      'Delete',
+      'Delete All',
+    ]);
+  });
+
+  it('Summarize: closes the drawer, goes back to /, posts the start, success and result', async () => {
+    const { user, fetchMock } = setup(
+      (req) => (req.path === 'summarize' ? json(200, { summary: 'A short summary.' }) : undefined),
+      '/faq',
+    );
+    await menuAction(user, 'Summarize');
+    expect(await screen.findByText('Starting Summarize for report.pdf...')).toBeInTheDocument();
+    expect(await screen.findByText('A short summary.')).toBeInTheDocument();
+    expect(screen.getByText('Summarize completed for report.pdf.')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    const body = callsTo(fetchMock, 'summarize')[0]![1]!.body as FormData;
+    expect(body.get('file_id')).toBe('7');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'My Files' })).toBeNull());
+  });
+
+  it('a failed action posts Error in <action>: <message>', async () => {
+    const { user } = setup((req) =>
+      req.path === 'bulk-sentiment-analysis' ? json(400, { error: 'No text in file' }) : undefined,
+    );
+    await menuAction(user, 'Sentiment Analysis');
+    expect(
+      await screen.findByText('Starting Sentiment Analysis for report.pdf...'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('Error in analyzeSentiment: No text in file'),
+    ).toBeInTheDocument();
+  });
+
+  it('Proofread highlights the corrections; sentiment shows the chart and the table', async () => {
+    const { user } = setup((req) => {
+      if (req.path === 'proofread') {
+        return json(200, {
+          response: 'Two fixes.',
+          issues: [
+            { message: 'Spelling', offset: 4, length: 3, suggestions: ['the'], rule: 'Spelling' },
+          ],
+          corrected_text: 'Fix the typo',
+          truncated: false,
+          ai: false,
+        });
+      }
+      if (req.path === 'bulk-sentiment-analysis') {
+        return json(200, {
+          response: 'Mostly happy.',
+          overall: { label: 'positive', score: 0.5 },
+          items: [{ text: 'I love it', label: 'positive', score: 0.8 }],
+          ai: false,
+        });
+      }
+      return undefined;
+    });
+    await menuAction(user, 'Proofread');
+    const mark = await screen.findByText('the', { selector: 'mark' });
+    expect(mark).toHaveAttribute('title', 'Spelling');
+    expect(screen.getByText('Proofread completed for report.pdf.')).toBeInTheDocument();
+    await menuAction(user, 'Sentiment Analysis');
+    expect(await screen.findByText('Mostly happy.')).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Sentiment distribution' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'I love it' })).toBeInTheDocument();
+  });
+
+  it('Translate: asks the language, then posts Translating… and the translation', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.path === 'translate_stored_file' ? json(200, { translation: 'Bonjour' }) : undefined,
+    );
+    await menuAction(user, 'Translate');
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Select Translation Language' }),
+    );
+    expect(dialog.getByRole('button', { name: 'Translate' })).toBeDisabled();
+    await user.click(dialog.getByRole('combobox', { name: /Target language/ }));
+    const options = within(screen.getByRole('listbox')).getAllByRole('option');
+    expect(options).toHaveLength(27);
+    await user.click(screen.getByRole('option', { name: 'French' }));
+    await user.click(dialog.getByRole('button', { name: 'Translate' }));
+    expect(await screen.findByText('Translating report.pdf to French...')).toBeInTheDocument();
+    expect(await screen.findByText('Translation completed successfully.')).toBeInTheDocument();
+    expect(screen.getByText('Bonjour')).toBeInTheDocument();
+    const body = callsTo(fetchMock, 'translate_stored_file')[0]![1]!.body as FormData;
+    expect([body.get('file_id'), body.get('target_language')]).toEqual(['7', 'French']);
+  });
+
+  it.each([
+    [json(200, { translation: '  ' }), 'Translation failed.'],
+    [json(502, { error: 'AI server down' }), 'Translation failed: AI server down.'],
+  ])('Translate failure posts %#', async (answer, message) => {
+    const { user } = setup((req) => (req.path === 'translate_stored_file' ? answer : undefined));
+    await menuAction(user, 'Translate');
+    await user.click(await screen.findByRole('combobox', { name: /Target language/ }));
+    await user.click(screen.getByRole('option', { name: 'German' }));
+    await user.click(screen.getByRole('button', { name: 'Translate' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+  });
+
+  it('renames with the extension as a fixed suffix', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.path === 'rename_file/7'
+        ? json(200, { message: 'ok', file: { ...FILE, file_name: 'final.pdf' } })
+        : undefined,
+    );
+    await menuAction(user, 'Rename');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rename File' }));
+    const field = dialog.getByRole('textbox', { name: 'New name' });
+    expect(field).toHaveValue('report');
+    expect(dialog.getByText('.pdf')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'final');
+    await user.click(dialog.getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByText('Renamed to final.pdf.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'rename_file/7')[0]![1]!.body).toBe('{"new_name":"final"}');
+  });
+
+  it('deletes one file and all files after confirmation', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.method === 'DELETE' ? json(200, { message: 'ok', deleted: 1 }) : undefined,
+    );
+    await menuAction(user, 'Delete');
+    const one = within(await screen.findByRole('dialog', { name: 'Confirm Deletion' }));
+    expect(one.getByText('Delete report.pdf? This cannot be undone.')).toBeInTheDocument();
+    await user.click(one.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('report.pdf deleted.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'delete_file/7')).toHaveLength(1);
+    await user.click(await screen.findByRole('button', { name: 'Actions for notes.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete All' }));
+    const all = within(await screen.findByRole('dialog', { name: 'Confirm Deletion' }));
+    await user.click(all.getByRole('button', { name: 'Delete All' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'delete_all_files')).toHaveLength(1));
+  });
+
+  it('rejects unsupported and too large files before uploading', async () => {
+    const { user, fetchMock } = setup();
+    await openDrawer(user);
+    const input = (await screen.findByTestId('drawer-file-input')) as HTMLInputElement;
+    // user-event would filter by `accept`; a user can still pick "All files" in the dialog.
+    fireEvent.change(input, { target: { files: [new File(['x'], 'virus.exe')] } });
+    const dialog = within(await screen.findByRole('dialog', { name: 'File Upload Status' }));
+    expect(
+      dialog.getByText('Unsupported file type. Please select an allowed file.'),
+    ).toBeInTheDocument();
+    await user.click(dialog.getByRole('button', { name: 'Close' }));
+    const big = new File(['x'], 'big.txt');
+    Object.defineProperty(big, 'size', { value: 3 * 1024 * 1024 });
+    fireEvent.change(input, { target: { files: [big] } });
+    expect(await screen.findByText('File size exceeds the allowed limit.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'upload_file')).toHaveLength(0);
+  });
+
+  it('opens a text preview with the zoom slider at 16, and says when a type is unsupported', async () => {
+    const { user } = setup((req) => {
+      if (req.path === 'preview_file/8') {
+        return json(200, { kind: 'text', type: 'txt', text: 'Hello notes', truncated: false });
+      }
+      if (req.path === 'preview_file/7') return json(415, { error: 'nope' });
+      return undefined;
+    });
+    const drawer = await openDrawer(user);
+    await user.dblClick(await drawer.findByText('notes.txt'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'notes.txt' }));
+    expect(await dialog.findByText('Hello notes')).toBeInTheDocument();
+    const slider = dialog.getByRole('slider', { name: 'Zoom' });
+    expect(slider).toHaveAttribute('aria-valuenow', '16');
+    expect(slider).toHaveAttribute('aria-valuemin', '10');
+    expect(slider).toHaveAttribute('aria-valuemax', '40');
+    await user.click(dialog.getByRole('button', { name: 'Close' }));
+    await user.dblClick(await drawer.findByText('report.pdf'));
+    expect(await screen.findByText('Unsupported file type')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,101 @@
+import { lazy, Suspense, useState } from 'react';
+import type { FileItem } from '@inkwell/contract';
+import { FeedbackSnackbar } from '../../../components/ui/FeedbackSnackbar';
+import { useMyFiles } from '../api/get-my-files';
+import {
+  isDocumentAction,
+  type FileDocumentAction,
+  type FileMenuAction,
+} from '../file-menu-actions';
+import { useFileCommands } from '../hooks/use-file-commands';
+import { FileList } from './FileList';
+import { FileMenu } from './FileMenu';
+
+const FilePreviewDialog = lazy(() =>
+  import('./FilePreviewDialog').then((m) => ({ default: m.FilePreviewDialog })),
+);
+const RenameFileDialog = lazy(() =>
+  import('./RenameFileDialog').then((m) => ({ default: m.RenameFileDialog })),
+);
+const ConfirmDeleteDialog = lazy(() =>
+  import('./ConfirmDeleteDialog').then((m) => ({ default: m.ConfirmDeleteDialog })),
+);
+
+type Dialog =
+  { kind: 'preview' | 'rename' | 'delete'; file: FileItem; error?: string } | { kind: 'deleteAll' };
+
+/** The file list with its context menu and dialogs (used by the file drawer and the MyFiles panel). */
+export function FileManager({
+  menu,
+  dense,
+  onDocumentAction,
+}: {
+  menu: FileMenuAction[];
+  dense?: boolean;
+  /** Proofread, Sentiment Analysis, Summarize, Translate: run by the routes. */
+  onDocumentAction?: (action: FileDocumentAction, file: FileItem) => void;
+}) {
+  const files = useMyFiles();
+  const commands = useFileCommands();
+  const [menuFor, setMenuFor] = useState<{ file: FileItem; anchor: HTMLElement } | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  function select(action: FileMenuAction, file: FileItem) {
+    setMenuFor(null);
+    if (isDocumentAction(action)) onDocumentAction?.(action, file);
+    else if (action === 'open') setDialog({ kind: 'preview', file });
+    else if (action === 'download') void commands.download(file);
+    else if (action === 'deleteAll') setDialog({ kind: 'deleteAll' });
+    else setDialog({ kind: action, file });
+  }
+
+  const close = () => setDialog(null);
+  return (
+    <>
+      <FileList
+        files={files.data?.files}
+        loading={files.isPending}
+        error={files.isError}
+        dense={dense}
+        onOpen={(file) => setDialog({ kind: 'preview', file })}
+        onMenu={(file, anchor) => setMenuFor({ file, anchor })}
+      />
+      <FileMenu
+        anchor={menuFor?.anchor ?? null}
+        fileName={menuFor?.file.file_name ?? ''}
+        actions={menu.filter((a) => !isDocumentAction(a) || onDocumentAction)}
+        onSelect={(a) => menuFor && select(a, menuFor.file)}
+        onClose={() => setMenuFor(null)}
+      />
+      <Suspense fallback={null}>
+        {dialog?.kind === 'preview' && <FilePreviewDialog file={dialog.file} onClose={close} />}
+        {dialog?.kind === 'rename' && (
+          <RenameFileDialog
+            fileName={dialog.file.file_name}
+            busy={commands.busy}
+            serverError={dialog.error}
+            onClose={close}
+            onRename={async (name) => {
+              const error = await commands.rename(dialog.file, name);
+              setDialog(error ? { ...dialog, error } : null);
+            }}
+          />
+        )}
+        {(dialog?.kind === 'delete' || dialog?.kind === 'deleteAll') && (
+          <ConfirmDeleteDialog
+            fileName={dialog.kind === 'delete' ? dialog.file.file_name : undefined}
+            busy={commands.busy}
+            onClose={close}
+            onConfirm={async () => {
+              close();
+              await (dialog.kind === 'delete'
+                ? commands.remove(dialog.file)
+                : commands.removeAll());
+            }}
+          />
+        )}
+      </Suspense>
+      <FeedbackSnackbar feedback={commands.feedback} onClose={commands.clearFeedback} />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import { renameFileRequestSchema } from '@inkwell/contract';
+
+export function splitName(fileName: string): { base: string; ext: string } {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0
+    ? { base: fileName.slice(0, dot), ext: fileName.slice(dot) }
+    : { base: fileName, ext: '' };
+}
+
+/** 'Rename File': the new name without extension; the original extension is a fixed suffix. */
+export function RenameFileDialog({
+  fileName,
+  busy,
+  serverError,
+  onRename,
+  onClose,
+}: {
+  fileName: string;
+  busy: boolean;
+  serverError?: string;
+  onRename: (newName: string) => void;
+  onClose: () => void;
+}) {
+  const { base, ext } = splitName(fileName);
+  const [name, setName] = useState(base);
+  const [error, setError] = useState('');
+  const shown = error || serverError || '';
+
+  function submit() {
+    const parsed = renameFileRequestSchema.safeParse({ new_name: name });
+    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Invalid name');
+    else onRename(parsed.data.new_name);
+  }
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="rename-title" fullWidth maxWidth="xs">
+      <DialogTitle id="rename-title">Rename File</DialogTitle>
+      <DialogContent>
+        <TextField
+          id="rename-name"
+          label="New name"
+          value={name}
+          fullWidth
+          margin="normal"
+          error={Boolean(shown)}
+          helperText={shown || ' '}
+          onChange={(e) => {
+            setName(e.target.value);
+            setError('');
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') submit();
+          }}
+          slotProps={{
+            input: {
+              endAdornment: ext ? <InputAdornment position="end">{ext}</InputAdornment> : null,
+            },
+          }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" disabled={busy || name.trim() === base} onClick={submit}>
+          Rename
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

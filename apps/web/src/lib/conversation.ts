@@ -1,0 +1,108 @@
+import { useSyncExternalStore, type ReactNode } from 'react';
+
+/**
+ * The conversation shown on the chat screen. The chat, the document actions and the page analysis
+ * all post into it, so it lives in lib/ (features do not import each other). A tiny external store:
+ * per-token updates re-render only the subscribers, and the virtualised list only its visible rows.
+ */
+export type MessageType = 'user' | 'ai' | 'system' | 'error';
+
+export interface ConversationMessage {
+  id: string;
+  type: MessageType;
+  text: string;
+  /** A placeholder or a step still running ('Loading...', 'Starting … for …...'). */
+  isLoading?: boolean;
+  /** The prompt counter after this ai reply (`n of max`). */
+  counter?: { current: number; max: number };
+  /** Extra content under the text (a chart, highlighted issues), built by the feature that posted it. */
+  extra?: ReactNode;
+}
+
+/** askQuestions question mode: the next sent text is a question about this document. */
+export interface QuestionTarget {
+  fileName: string;
+  fileId?: number;
+  file?: File;
+}
+
+export interface ConversationState {
+  messages: ConversationMessage[];
+  questionTarget: QuestionTarget | null;
+  /** The latest prompt counter known (from the history or the last reply). */
+  usage: { current: number; max: number } | null;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let state: ConversationState = { messages: [], questionTarget: null, usage: null };
+let nextId = 0;
+/** The chat reply being streamed; New Topic and logout cancel it. */
+let pendingReply: AbortController | null = null;
+/** Increases on every reset, so work started before a New Topic does not post into the new one. */
+let epoch = 0;
+
+function set(patch: Partial<ConversationState>) {
+  state = { ...state, ...patch };
+  listeners.forEach((l) => l());
+}
+
+export const conversation = {
+  getState: () => state,
+  getEpoch: () => epoch,
+  subscribe(listener: Listener) {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  },
+  /** Appends a message and returns its id. */
+  add(message: Omit<ConversationMessage, 'id'> & { id?: string }): string {
+    const id = message.id ?? `m${++nextId}`;
+    set({ messages: [...state.messages, { ...message, id }] });
+    return id;
+  },
+  update(id: string, patch: Partial<Omit<ConversationMessage, 'id'>>) {
+    set({ messages: state.messages.map((m) => (m.id === id ? { ...m, ...patch } : m)) });
+  },
+  remove(id: string) {
+    set({ messages: state.messages.filter((m) => m.id !== id) });
+  },
+  /** Replaces the whole list (history restored on load). */
+  replaceAll(messages: ConversationMessage[]) {
+    set({ messages });
+  },
+  setQuestionTarget(questionTarget: QuestionTarget | null) {
+    set({ questionTarget });
+  },
+  setUsage(usage: { current: number; max: number } | null) {
+    set({ usage });
+  },
+  /** A new reply starts streaming; returns its abort signal. */
+  beginReply(): AbortSignal {
+    pendingReply?.abort();
+    pendingReply = new AbortController();
+    return pendingReply.signal;
+  },
+  /** New Topic and logout: an empty screen, no question mode, no reply still streaming in. */
+  reset() {
+    pendingReply?.abort();
+    pendingReply = null;
+    epoch += 1;
+    set({ messages: [], questionTarget: null });
+  },
+};
+
+export function useConversation(): ConversationState {
+  return useSyncExternalStore(conversation.subscribe, conversation.getState);
+}
+
+/** A loading system step (`Starting Summarize for a.pdf...`) whose outcome is posted after it. */
+export function startStep(text: string): string {
+  return conversation.add({ type: 'system', text, isLoading: true });
+}
+
+/** Ends a loading step: it stays in the list as a plain system message. */
+export function endStep(id: string) {
+  conversation.update(id, { isLoading: false });
+}

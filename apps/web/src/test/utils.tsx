@@ -1,0 +1,113 @@
+import type { ReactElement } from 'react';
+import { render } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { VirtuosoMockContext } from 'react-virtuoso';
+import { vi } from 'vitest';
+import { AppProviders } from '../app/App';
+import { createQueryClient } from '../lib/query-client';
+import { session } from '../lib/session';
+
+export interface MockRequest {
+  /** Path after /api/, e.g. "user" or "token/refresh". */
+  path: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+}
+export type MockHandler = (
+  req: MockRequest,
+) => Response | Promise<Response> | Promise<Response | undefined> | undefined;
+
+export function json(status: number, body?: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/**
+ * Stubs fetch. The handler answers API calls; anything it leaves unanswered gets a 404, and
+ * /api/logs gets 204 unless handled. Returns the mock to inspect calls.
+ */
+export function mockFetch(handler: MockHandler) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const path = url.pathname.replace(/^.*?\/api\//, '');
+    const raw = init.body;
+    let body: unknown = raw;
+    if (typeof raw === 'string') {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const req = { path, method: init.method ?? 'GET', headers: new Headers(init.headers), body };
+    const res = await handler(req);
+    if (res) return res;
+    if (path === 'logs') return new Response(null, { status: 204 });
+    return json(404, { error: 'Not found' });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** Calls made to one API path. */
+export function callsTo(fetchMock: ReturnType<typeof mockFetch>, path: string) {
+  return fetchMock.mock.calls.filter(([input]) => String(input).includes(`/api/${path}`));
+}
+
+/** A streamed chat reply: `token` events then `done` (spec: CHAT_STREAM_EVENTS). */
+export function sse(events: { event: string; data: unknown }[]): Response {
+  const text = events.map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Two chunks, split mid-event, as a network would.
+      const half = Math.floor(bytes.length / 2);
+      controller.enqueue(bytes.slice(0, half));
+      controller.enqueue(bytes.slice(half));
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'Content-Type': 'text/event-stream' },
+  });
+}
+
+export function signIn(firstName = 'Ada') {
+  session.signIn({ access_token: 'access-1', refresh_token: 'refresh-1', first_name: firstName });
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+/** Renders with every provider, a memory router at `route`, and a probe showing the location. */
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', path }: { route?: string; path?: string } = {},
+) {
+  const queryClient = createQueryClient();
+  const utils = render(
+    // jsdom has no layout: tell the virtualised list how big things are so it renders its rows.
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 50 }}>
+      <AppProviders queryClient={queryClient}>
+        <MemoryRouter initialEntries={[route]}>
+          {path ? (
+            <Routes>
+              <Route path={path} element={ui} />
+              <Route path="*" element={null} />
+            </Routes>
+          ) : (
+            ui
+          )}
+          <LocationProbe />
+        </MemoryRouter>
+      </AppProviders>
+    </VirtuosoMockContext.Provider>,
+  );
+  return { ...utils, queryClient };
+}

@@ -1,0 +1,25 @@
+// The parts of autocannon's API the load bench uses (the package ships no types).
+declare module 'autocannon' {
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- per-connection context of the caller's choosing
+    setupRequest?: (req: Request, context: any) => Request;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    requests?: Request[];
+  }
+  interface Result {
+    requests: { total: number; average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  export default function autocannon(opts: Options): Promise<Result>;
+}

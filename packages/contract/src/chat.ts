@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { CHAT_MAX_CHARS } from './constants';
+
+/**
+ * Schemas of the chat endpoints (spec §1, §4, §5, §7).
+ *
+ * POST /api/chat            multipart (or JSON, or url-encoded) field `text`; auth.
+ *                           → 200 ChatResponse; 400 bad text; 429 at the daily prompt cap (model
+ *                           not called); 503 when no model is available (`No language model is
+ *                           available: …`); 502/504 when the AI server fails or times out.
+ *   With `Accept: text/event-stream` the answer is a stream of server-sent events instead:
+ *                           event: token  data: {"text": "<next piece of the reply>"}   (0..n times)
+ *                           event: done   data: ChatResponse                           (last, on success)
+ *                           event: error  data: {"error": "<message>", "status": <http status>}
+ *                                                                                     (last, on failure)
+ *   Errors found before generation starts (400, 401, 429, 503) are ordinary JSON answers with that
+ *   status, not a stream. The concatenated `token` texts equal `done.response`. Closing the
+ *   connection cancels the generation; a cancelled reply is neither stored nor counted.
+ * GET  /api/chat/history    → ChatHistoryResponse: the stored conversation, oldest first, and the counter.
+ * GET  /api/chat/usage      → PromptUsage: today's counter (UTC day).
+ * POST /api/clearAllHistories → { message }: empties the user's conversation (not the counter).
+ *
+ * Replies are plain text / Markdown; render them as text, never as HTML.
+ */
+
+export const chatRequestSchema = z.object({
+  text: z
+    .string({ error: 'text is required' })
+    .trim()
+    .min(1, 'text must not be empty')
+    .max(CHAT_MAX_CHARS, `text must be at most ${CHAT_MAX_CHARS} characters`),
+});
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** The prompt counter: `current` of `max` successful replies today. */
+export const promptUsageSchema = z.object({
+  current: z.number().int().min(0),
+  max: z.number().int().min(1),
+});
+export type PromptUsage = z.infer<typeof promptUsageSchema>;
+
+export const chatResponseSchema = promptUsageSchema.extend({ response: z.string() });
+export type ChatResponse = z.infer<typeof chatResponseSchema>;
+
+export const chatRoleSchema = z.enum(['user', 'assistant']);
+export type ChatRole = z.infer<typeof chatRoleSchema>;
+
+export const chatMessageSchema = z.object({
+  id: z.number().int(),
+  role: chatRoleSchema,
+  text: z.string(),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const chatHistoryResponseSchema = promptUsageSchema.extend({
+  messages: z.array(chatMessageSchema),
+});
+export type ChatHistoryResponse = z.infer<typeof chatHistoryResponseSchema>;
+
+/** Names of the server-sent events of a streamed chat reply. */
+export const CHAT_STREAM_EVENTS = { token: 'token', done: 'done', error: 'error' } as const;
+
+export const chatTokenEventSchema = z.object({ text: z.string() });
+export type ChatTokenEvent = z.infer<typeof chatTokenEventSchema>;
+export const chatDoneEventSchema = chatResponseSchema;
+export type ChatDoneEvent = ChatResponse;
+export const chatErrorEventSchema = z.object({ error: z.string(), status: z.number().int() });
+export type ChatErrorEvent = z.infer<typeof chatErrorEventSchema>;

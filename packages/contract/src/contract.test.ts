@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FILE_SIZE_LIMITS,
+  MB,
+  TRANSLATION_LANGUAGES,
+  registerRequestSchema,
+  updateUserRequestSchema,
+} from './index';
+
+describe('contract', () => {
+  it('holds the 27 translation languages of spec §9, each once', () => {
+    expect(TRANSLATION_LANGUAGES).toHaveLength(27);
+    expect(new Set(TRANSLATION_LANGUAGES).size).toBe(27);
+  });
+
+  it('caps txt at 2 MB, csv at 5 MB and the rest at 10 MB', () => {
+    expect(FILE_SIZE_LIMITS).toEqual({
+      txt: 2 * MB,
+      csv: 5 * MB,
+      xlsx: 10 * MB,
+      pdf: 10 * MB,
+      docx: 10 * MB,
+      pptx: 10 * MB,
+    });
+  });
+
+  it('normalises the email and makes names optional at registration', () => {
+    const parsed = registerRequestSchema.parse({
+      email: '  Ada@Example.COM ',
+      password: 'long enough',
+    });
+    expect(parsed).toEqual({
+      email: 'ada@example.com',
+      password: 'long enough',
+      first_name: '',
+      last_name: '',
+    });
+  });
+
+  it('takes exactly one field in a profile update', () => {
+    expect(updateUserRequestSchema.safeParse({ first_name: 'A' }).success).toBe(true);
+    expect(updateUserRequestSchema.safeParse({ first_name: 'A', last_name: 'B' }).success).toBe(
+      false,
+    );
+    expect(updateUserRequestSchema.safeParse({}).success).toBe(false);
+  });
+});

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { CHAT_MAX_CHARS, DOWNLOAD_FORMATS, TRANSLATION_LANGUAGES } from './constants';
+
+/**
+ * Schemas of the AI actions on documents and text (spec §1, §4, §5, §7).
+ *
+ * Every action is authenticated. The document is either an uploaded multipart `file` or a
+ * `file_id` (form field) of a stored file the user owns. Errors are `{ error }`:
+ *   400 no file / no extractable text / empty question / language outside the list (no model call);
+ *   404 `file_id` not the user's; 503 'No language model is available: …' (not for proofread and
+ *   sentiment, which work without a model); 502/504 when the AI server fails or times out.
+ *
+ * POST /api/summarize                 multipart file | file_id            → SummarizeResponse
+ * POST /api/proofread                 multipart file | file_id, text?     → ProofreadResponse
+ * POST /api/bulk-sentiment-analysis   multipart file | file_id            → SentimentResponse
+ * POST /api/askQuestions              multipart file | file_id, text      → AskQuestionsResponse
+ * POST /api/translate                 form/JSON text, target_language, source_language?
+ *                                     or multipart file, target_language  → TranslateResponse
+ * POST /api/translate_stored_file     multipart/form file_id, target_language → TranslateResponse
+ * POST /api/download-response         JSON DownloadResponseRequest         → the file (attachment)
+ *
+ * All texts are plain text / Markdown written by a model: render as text, never as HTML.
+ */
+
+/** Case-insensitive match to one of the 27 languages; yields the canonical name. */
+export function canonicalLanguage(value: string): (typeof TRANSLATION_LANGUAGES)[number] | null {
+  const v = value.trim().toLowerCase();
+  return TRANSLATION_LANGUAGES.find((l) => l.toLowerCase() === v) ?? null;
+}
+
+const languageSchema = z.string({ error: 'target_language is required' }).transform((v, ctx) => {
+  const lang = canonicalLanguage(v);
+  if (!lang) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `Unsupported language "${v}". Choose one of: ${TRANSLATION_LANGUAGES.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return lang;
+});
+
+/** `file_id` as sent in a form: a positive integer, possibly as a string. */
+export const documentFileIdSchema = z.coerce
+  .number({ error: 'file_id must be a number' })
+  .int('file_id must be a whole number')
+  .positive('file_id must be positive');
+
+export const askQuestionSchema = z
+  .string({ error: 'text (the question) is required' })
+  .trim()
+  .min(1, 'The question must not be empty')
+  .max(CHAT_MAX_CHARS, `The question must be at most ${CHAT_MAX_CHARS} characters`);
+
+/** Most characters of typed text accepted for translation (a document goes through `file`). */
+export const TRANSLATE_TEXT_MAX_CHARS = 100_000;
+
+export const translateTextRequestSchema = z.object({
+  text: z
+    .string({ error: 'text is required' })
+    .trim()
+    .min(1, 'text must not be empty')
+    .max(TRANSLATE_TEXT_MAX_CHARS, `text must be at most ${TRANSLATE_TEXT_MAX_CHARS} characters`),
+  target_language: languageSchema,
+  /** Optional; empty or "auto" means detect. */
+  source_language: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v || v.trim() === '' || v.trim().toLowerCase() === 'auto') return undefined;
+      const lang = canonicalLanguage(v);
+      if (!lang) {
+        ctx.addIssue({ code: 'custom', message: `Unsupported source language "${v}"` });
+        return z.NEVER;
+      }
+      return lang;
+    }),
+});
+export type TranslateTextRequest = z.input<typeof translateTextRequestSchema>;
+
+export const translateTargetSchema = z.object({ target_language: languageSchema });
+
+export const translateStoredFileRequestSchema = z.object({
+  file_id: documentFileIdSchema,
+  target_language: languageSchema,
+});
+export type TranslateStoredFileRequest = z.input<typeof translateStoredFileRequestSchema>;
+
+export const summarizeResponseSchema = z.object({ summary: z.string() });
+export type SummarizeResponse = z.infer<typeof summarizeResponseSchema>;
+
+export const askQuestionsResponseSchema = z.object({ response: z.string() });
+export type AskQuestionsResponse = z.infer<typeof askQuestionsResponseSchema>;
+
+export const translateResponseSchema = z.object({ translation: z.string() });
+export type TranslateResponse = z.infer<typeof translateResponseSchema>;
+
+/** One grammar/spelling finding; `offset`/`length` are UTF-16 positions in the document text. */
+export const proofreadIssueSchema = z.object({
+  message: z.string(),
+  offset: z.number().int().min(0),
+  length: z.number().int().min(0),
+  suggestions: z.array(z.string()),
+  /** Harper's lint kind, e.g. "Spelling", "Grammar", "Agreement". */
+  rule: z.string(),
+});
+export type ProofreadIssue = z.infer<typeof proofreadIssueSchema>;
+
+export const proofreadResponseSchema = z.object({
+  /** Model-written explanation (or rewrite when `text` asked for one); a plain summary without a model. */
+  response: z.string(),
+  issues: z.array(proofreadIssueSchema),
+  /** The checked text with the first suggestion of every issue applied. */
+  corrected_text: z.string(),
+  /** True when only the beginning of a long document was checked. */
+  truncated: z.boolean(),
+  /** Whether `response` was written by the model. */
+  ai: z.boolean(),
+});
+export type ProofreadResponse = z.infer<typeof proofreadResponseSchema>;
+
+export const sentimentLabelSchema = z.enum(['positive', 'negative', 'neutral']);
+export type SentimentLabel = z.infer<typeof sentimentLabelSchema>;
+
+export const sentimentScoreSchema = z.object({
+  label: sentimentLabelSchema,
+  /** VADER compound score, -1 (most negative) to 1 (most positive). */
+  score: z.number().min(-1).max(1),
+});
+
+export const sentimentResponseSchema = z.object({
+  /** Model-written overview, or (without a model) a plain summary of the numbers. */
+  response: z.string(),
+  overall: sentimentScoreSchema,
+  items: z.array(sentimentScoreSchema.extend({ text: z.string() })),
+  /** Whether `response` was written by the model. */
+  ai: z.boolean(),
+  /** The column scored, for csv/xlsx. */
+  column: z.string().optional(),
+});
+export type SentimentResponse = z.infer<typeof sentimentResponseSchema>;
+
+export const downloadResponseRequestSchema = z.object({
+  text: z.string({ error: 'text is required' }).max(500_000, 'text is too long'),
+  format: z.enum(DOWNLOAD_FORMATS, { error: 'format must be one of txt, pdf, docx' }),
+  /** Without extension; defaults to "downloaded_file" (spec §5). */
+  file_name: z.string().max(200).optional(),
+});
+export type DownloadResponseRequest = z.infer<typeof downloadResponseRequestSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+// A missing field reads "email: Required" rather than zod's type-level wording.
+z.config({
+  customError: (iss) =>
+    iss.code === 'invalid_type' && iss.input === undefined ? 'Required' : undefined,
+});
+
+/** The one error shape every endpoint answers with. */
+export const errorResponseSchema = z.object({ error: z.string() });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** A plain confirmation, e.g. `{ "message": "Logged out" }`. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** Texts of spec §8 that the server and the client share. */
+export const ERROR_MESSAGES = {
+  rateLimited: 'Rate limit exceeded. Please wait before retrying.',
+  fileTooLarge: 'The file is too large. Please upload a smaller file.',
+  unauthorized: 'Authentication required',
+  invalidToken: 'Invalid or expired token',
+  notFound: 'Not found',
+  internal: 'An internal error occurred. Please try again later.',
+} as const;

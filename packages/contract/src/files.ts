@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { ALLOWED_EXTENSIONS, MAX_FILE_NAME_LENGTH } from './constants';
+
+/** Schemas of the personal-files endpoints (spec §5, §7, §9). */
+
+export const fileTypeSchema = z.enum(ALLOWED_EXTENSIONS);
+
+/** One stored file as the API shows it (never the storage key or the owner). */
+export const fileItemSchema = z.object({
+  id: z.number().int(),
+  file_name: z.string(),
+  type: fileTypeSchema,
+  size: z.number().int(),
+  created_at: z.string(),
+});
+export type FileItem = z.infer<typeof fileItemSchema>;
+
+/** GET /api/my_files: newest first, with the account's usage. */
+export const myFilesResponseSchema = z.object({
+  files: z.array(fileItemSchema),
+  used_bytes: z.number().int(),
+  quota_bytes: z.number().int(),
+});
+export type MyFilesResponse = z.infer<typeof myFilesResponseSchema>;
+
+export const UPLOAD_SUCCESS_MESSAGE = 'File uploaded successfully!';
+
+/** POST /api/upload_file (multipart field `file`). */
+export const uploadFileResponseSchema = z.object({
+  message: z.literal(UPLOAD_SUCCESS_MESSAGE),
+  file: fileItemSchema,
+});
+export type UploadFileResponse = z.infer<typeof uploadFileResponseSchema>;
+
+export const fileIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export type FileIdParams = z.infer<typeof fileIdParamsSchema>;
+
+/**
+ * The new name WITHOUT its extension: the original extension is kept as a fixed suffix. The server
+ * also checks that the full name (with extension) fits MAX_FILE_NAME_LENGTH and is not taken (409).
+ */
+export const renameFileRequestSchema = z.object({
+  new_name: z
+    .string()
+    .trim()
+    .min(1, 'The new name must not be empty')
+    .max(MAX_FILE_NAME_LENGTH, `The name must be at most ${MAX_FILE_NAME_LENGTH} characters`)
+    .refine((v) => !/[/\\]/.test(v), 'The name must not contain / or \\')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what we refuse
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The name must not contain control characters')
+    .refine((v) => !/^\.+$/.test(v), 'The name must not be only dots'),
+});
+export type RenameFileRequest = z.infer<typeof renameFileRequestSchema>;
+
+export const renameFileResponseSchema = z.object({ message: z.string(), file: fileItemSchema });
+export type RenameFileResponse = z.infer<typeof renameFileResponseSchema>;
+
+export const deleteFilesResponseSchema = z.object({
+  message: z.string(),
+  deleted: z.number().int(),
+});
+export type DeleteFilesResponse = z.infer<typeof deleteFilesResponseSchema>;
+
+/**
+ * GET /api/preview_file/:id. A pdf answers with its raw bytes (`application/pdf`); every other type
+ * answers JSON, discriminated by `kind`. Every JSON form carries `text` (the whole extracted text)
+ * so a simple client can always show it; `truncated` says a page/row/size cap cut the document.
+ */
+export const previewTableSheetSchema = z.object({
+  name: z.string(),
+  rows: z.array(z.array(z.string())),
+});
+export type PreviewTableSheet = z.infer<typeof previewTableSheetSchema>;
+
+export const textPreviewSchema = z.object({
+  kind: z.literal('text'),
+  type: z.enum(['txt', 'docx']),
+  text: z.string(),
+  truncated: z.boolean(),
+});
+/** csv (one sheet named after the file) and xlsx (one entry per worksheet, in workbook order). */
+export const tablePreviewSchema = z.object({
+  kind: z.literal('table'),
+  type: z.enum(['csv', 'xlsx']),
+  text: z.string(),
+  sheets: z.array(previewTableSheetSchema),
+  truncated: z.boolean(),
+});
+/** pptx: one entry per slide in presentation order; `label` is "Slide N". */
+export const slidesPreviewSchema = z.object({
+  kind: z.literal('slides'),
+  type: z.literal('pptx'),
+  text: z.string(),
+  slides: z.array(z.object({ label: z.string(), text: z.string() })),
+  truncated: z.boolean(),
+});
+export const previewResponseSchema = z.discriminatedUnion('kind', [
+  textPreviewSchema,
+  tablePreviewSchema,
+  slidesPreviewSchema,
+]);
+export type PreviewResponse = z.infer<typeof previewResponseSchema>;
