@@ -1,8 +1,5 @@
-import { menuLandmark } from '../../components/ui/menu-landmark';
-import { useState } from 'react';
-import IconButton from '@mui/material/IconButton';
+import type { ReactNode } from 'react';
 import ListItemIcon from '@mui/material/ListItemIcon';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import AccountCircle from '@mui/icons-material/AccountCircle';
@@ -10,17 +7,21 @@ import FolderOpen from '@mui/icons-material/FolderOpen';
 import Logout from '@mui/icons-material/Logout';
 import Person from '@mui/icons-material/Person';
 import { useNavigate } from 'react-router-dom';
+import { IconMenu } from '../../components/ui/IconMenu';
 import { useUiState } from '../ui-state';
 import { LogoutModal } from './LogoutModal';
 import { useLogoutFlow } from './use-logout-flow';
 
 /** Signed in: the first name and the account menu (My Files, Account, Logout). */
 export function AccountMenu({ firstName }: { firstName: string }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const navigate = useNavigate();
   const { openFileDrawer } = useUiState();
   const { loggingOut, start } = useLogoutFlow();
-  const close = () => setAnchor(null);
+  const items: { label: string; icon: ReactNode; run: () => void }[] = [
+    { label: 'My Files', icon: <FolderOpen fontSize="small" />, run: openFileDrawer },
+    { label: 'Account', icon: <Person fontSize="small" />, run: () => navigate('/account') },
+    { label: 'Logout', icon: <Logout fontSize="small" />, run: () => void start() },
+  ];
 
   return (
     <>
@@ -38,57 +39,27 @@ export function AccountMenu({ firstName }: { firstName: string }) {
           {firstName}
         </Typography>
       )}
-      <IconButton
-        color="inherit"
-        aria-label="Account menu"
-        aria-haspopup="menu"
-        aria-controls={anchor ? 'account-menu' : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(e) => setAnchor(e.currentTarget)}
-      >
-        <AccountCircle />
-      </IconButton>
-      <Menu
+      <IconMenu
         id="account-menu"
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={close}
-        slotProps={{ root: menuLandmark('Account menu options') }}
+        buttonLabel="Account menu"
+        menuLabel="Account menu options"
+        icon={<AccountCircle />}
       >
-        <MenuItem
-          onClick={() => {
-            close();
-            openFileDrawer();
-          }}
-        >
-          <ListItemIcon>
-            <FolderOpen fontSize="small" />
-          </ListItemIcon>
-          My Files
-        </MenuItem>
-        <MenuItem
-          onClick={() => {
-            close();
-            navigate('/account');
-          }}
-        >
-          <ListItemIcon>
-            <Person fontSize="small" />
-          </ListItemIcon>
-          Account
-        </MenuItem>
-        <MenuItem
-          onClick={() => {
-            close();
-            void start();
-          }}
-        >
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          Logout
-        </MenuItem>
-      </Menu>
+        {(close) =>
+          items.map((item) => (
+            <MenuItem
+              key={item.label}
+              onClick={() => {
+                close();
+                item.run();
+              }}
+            >
+              <ListItemIcon>{item.icon}</ListItemIcon>
+              {item.label}
+            </MenuItem>
+          ))
+        }
+      </IconMenu>
       <LogoutModal open={loggingOut} />
     </>
   );

@@ -1,9 +1,4 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -11,6 +6,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { DOWNLOAD_FORMATS, type DownloadFormat } from '@inkwell/contract';
+import { FormDialog } from '../../../components/ui/FormDialog';
 
 /** Spec §5: an empty name downloads as `downloaded_file.{format}`. */
 export function downloadFileName(name: string, format: DownloadFormat): string {
@@ -29,41 +25,37 @@ export function DownloadResponseDialog({
   const [name, setName] = useState('');
   const [format, setFormat] = useState<DownloadFormat>('txt');
   return (
-    <Dialog open onClose={onClose} aria-labelledby="download-dialog-title" fullWidth maxWidth="xs">
-      <DialogTitle id="download-dialog-title">Download File</DialogTitle>
-      <DialogContent>
-        <TextField
-          id="download-name"
-          label="File name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="downloaded_file"
-          fullWidth
-          margin="normal"
-        />
-        <FormControl>
-          <FormLabel id="download-format-label">Format</FormLabel>
-          <RadioGroup
-            row
-            aria-labelledby="download-format-label"
-            value={format}
-            onChange={(e) => setFormat(e.target.value as DownloadFormat)}
-          >
-            {DOWNLOAD_FORMATS.map((f) => (
-              <FormControlLabel key={f} value={f} control={<Radio />} label={f} />
-            ))}
-          </RadioGroup>
-        </FormControl>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          onClick={() => onDownload(downloadFileName(name, format), format)}
+    <FormDialog
+      id="download-dialog"
+      title="Download File"
+      onClose={onClose}
+      primary={{
+        label: 'Download',
+        onClick: () => onDownload(downloadFileName(name, format), format),
+      }}
+    >
+      <TextField
+        id="download-name"
+        label="File name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="downloaded_file"
+        fullWidth
+        margin="normal"
+      />
+      <FormControl>
+        <FormLabel id="download-format-label">Format</FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby="download-format-label"
+          value={format}
+          onChange={(e) => setFormat(e.target.value as DownloadFormat)}
         >
-          Download
-        </Button>
-      </DialogActions>
-    </Dialog>
+          {DOWNLOAD_FORMATS.map((f) => (
+            <FormControlLabel key={f} value={f} control={<Radio />} label={f} />
+          ))}
+        </RadioGroup>
+      </FormControl>
+    </FormDialog>
   );
 }

@@ -1,14 +1,7 @@
-import Dialog from '@mui/material/Dialog';
-import DialogTitle from '@mui/material/DialogTitle';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemText from '@mui/material/ListItemText';
-import Button from '@mui/material/Button';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
+import { ActionListDialog } from '../../../components/ui/ActionListDialog';
 import { ACTION_LABELS, DOCUMENT_ACTIONS, type DocumentAction } from '../document-actions';
+
+const CHOICES = DOCUMENT_ACTIONS.map((a) => ({ key: a, label: ACTION_LABELS[a] }));
 
 /** 'Select Action for file': what to do with a file picked from the chat's upload button. */
 export function SelectFileActionDialog({
@@ -21,23 +14,14 @@ export function SelectFileActionDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog open onClose={onClose} aria-labelledby="file-action-title" fullWidth maxWidth="xs">
-      <DialogTitle id="file-action-title">Select Action for file</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{fileName}</DialogContentText>
-        <List aria-label="Actions">
-          {DOCUMENT_ACTIONS.map((a) => (
-            <ListItem key={a} disablePadding>
-              <ListItemButton onClick={() => onSelect(a)}>
-                <ListItemText primary={ACTION_LABELS[a]} />
-              </ListItemButton>
-            </ListItem>
-          ))}
-        </List>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-      </DialogActions>
-    </Dialog>
+    <ActionListDialog
+      id="file-action"
+      title="Select Action for file"
+      subject={fileName}
+      listLabel="Actions"
+      choices={CHOICES}
+      onSelect={onSelect}
+      onClose={onClose}
+    />
   );
 }

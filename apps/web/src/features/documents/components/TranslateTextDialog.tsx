@@ -1,10 +1,6 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
+import { FormDialog } from '../../../components/ui/FormDialog';
 import { LanguageSelect } from './LanguageSelect';
 
 export interface TranslateTextInput {
@@ -28,50 +24,46 @@ export function TranslateTextDialog({
   const [source, setSource] = useState('');
   const ready = text.trim().length > 0 && target !== '';
   return (
-    <Dialog open onClose={onClose} aria-labelledby="translate-text-title" fullWidth maxWidth="sm">
-      <DialogTitle id="translate-text-title">Translate Text</DialogTitle>
-      <DialogContent>
-        <TextField
-          id="translate-text"
-          label="Text to translate"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          multiline
-          minRows={3}
-          fullWidth
-          required
-          margin="normal"
-        />
-        <LanguageSelect
-          id="translate-source"
-          label="Source language"
-          value={source}
-          onChange={setSource}
-          emptyLabel="Detect automatically"
-        />
-        <LanguageSelect
-          id="translate-target"
-          label="Target language"
-          value={target}
-          onChange={setTarget}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={!ready}
-          onClick={() =>
-            onTranslate({
-              text: text.trim(),
-              targetLanguage: target,
-              sourceLanguage: source || undefined,
-            })
-          }
-        >
-          Translate
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      id="translate-text"
+      title="Translate Text"
+      maxWidth="sm"
+      onClose={onClose}
+      primary={{
+        label: 'Translate',
+        disabled: !ready,
+        onClick: () =>
+          onTranslate({
+            text: text.trim(),
+            targetLanguage: target,
+            sourceLanguage: source || undefined,
+          }),
+      }}
+    >
+      <TextField
+        id="translate-text"
+        label="Text to translate"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        multiline
+        minRows={3}
+        fullWidth
+        required
+        margin="normal"
+      />
+      <LanguageSelect
+        id="translate-source"
+        label="Source language"
+        value={source}
+        onChange={setSource}
+        emptyLabel="Detect automatically"
+      />
+      <LanguageSelect
+        id="translate-target"
+        label="Target language"
+        value={target}
+        onChange={setTarget}
+      />
+    </FormDialog>
   );
 }

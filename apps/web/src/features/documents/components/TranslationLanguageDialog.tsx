@@ -1,10 +1,6 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import { FormDialog } from '../../../components/ui/FormDialog';
 import { LanguageSelect } from './LanguageSelect';
 
 /** 'Select Translation Language': a target language is required (spec §5). */
@@ -19,23 +15,19 @@ export function TranslationLanguageDialog({
 }) {
   const [language, setLanguage] = useState('');
   return (
-    <Dialog open onClose={onClose} aria-labelledby="language-dialog-title" fullWidth maxWidth="xs">
-      <DialogTitle id="language-dialog-title">Select Translation Language</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{`Translate ${fileName} into:`}</DialogContentText>
-        <LanguageSelect
-          id="translation-language"
-          label="Target language"
-          value={language}
-          onChange={setLanguage}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={!language} onClick={() => onConfirm(language)}>
-          Translate
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      id="language-dialog"
+      title="Select Translation Language"
+      onClose={onClose}
+      primary={{ label: 'Translate', disabled: !language, onClick: () => onConfirm(language) }}
+    >
+      <DialogContentText>{`Translate ${fileName} into:`}</DialogContentText>
+      <LanguageSelect
+        id="translation-language"
+        label="Target language"
+        value={language}
+        onChange={setLanguage}
+      />
+    </FormDialog>
   );
 }

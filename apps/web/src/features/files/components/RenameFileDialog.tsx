@@ -1,12 +1,8 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { renameFileRequestSchema } from '@inkwell/contract';
+import { FormDialog } from '../../../components/ui/FormDialog';
 
 export function splitName(fileName: string): { base: string; ext: string } {
   const dot = fileName.lastIndexOf('.');
@@ -41,37 +37,33 @@ export function RenameFileDialog({
   }
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby="rename-title" fullWidth maxWidth="xs">
-      <DialogTitle id="rename-title">Rename File</DialogTitle>
-      <DialogContent>
-        <TextField
-          id="rename-name"
-          label="New name"
-          value={name}
-          fullWidth
-          margin="normal"
-          error={Boolean(shown)}
-          helperText={shown || ' '}
-          onChange={(e) => {
-            setName(e.target.value);
-            setError('');
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') submit();
-          }}
-          slotProps={{
-            input: {
-              endAdornment: ext ? <InputAdornment position="end">{ext}</InputAdornment> : null,
-            },
-          }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={busy || name.trim() === base} onClick={submit}>
-          Rename
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      id="rename"
+      title="Rename File"
+      onClose={onClose}
+      primary={{ label: 'Rename', disabled: busy || name.trim() === base, onClick: submit }}
+    >
+      <TextField
+        id="rename-name"
+        label="New name"
+        value={name}
+        fullWidth
+        margin="normal"
+        error={Boolean(shown)}
+        helperText={shown || ' '}
+        onChange={(e) => {
+          setName(e.target.value);
+          setError('');
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') submit();
+        }}
+        slotProps={{
+          input: {
+            endAdornment: ext ? <InputAdornment position="end">{ext}</InputAdornment> : null,
+          },
+        }}
+      />
+    </FormDialog>
   );
 }
