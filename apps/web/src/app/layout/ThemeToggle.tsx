@@ -1,5 +1,4 @@
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from '../../components/ui/TooltipIconButton';
 import DarkMode from '@mui/icons-material/DarkMode';
 import LightMode from '@mui/icons-material/LightMode';
 import { useColorMode } from '../../theme/color-mode';
@@ -8,10 +7,8 @@ export function ThemeToggle() {
   const { mode, toggle } = useColorMode();
   return (
     // Rendered inside the header (not portalled to <body>) so the tip stays in a landmark.
-    <Tooltip title="Change theme" slotProps={{ popper: { disablePortal: true } }}>
-      <IconButton color="inherit" onClick={toggle} aria-label="Change theme">
-        {mode === 'light' ? <DarkMode /> : <LightMode />}
-      </IconButton>
-    </Tooltip>
+    <TooltipIconButton title="Change theme" color="inherit" onClick={toggle}>
+      {mode === 'light' ? <DarkMode /> : <LightMode />}
+    </TooltipIconButton>
   );
 }

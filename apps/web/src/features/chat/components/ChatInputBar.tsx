@@ -1,12 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
@@ -15,12 +12,13 @@ import Link2 from '@mui/icons-material/Link';
 import Mic from '@mui/icons-material/Mic';
 import MicOff from '@mui/icons-material/MicOff';
 import Send from '@mui/icons-material/Send';
-import { Link as RouterLink } from 'react-router-dom';
 import { CHAT_MAX_CHARS } from '@inkwell/contract';
+import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import { useConversation } from '../../../lib/conversation';
 import { useSession } from '../../../lib/session';
 import { useSendMessage } from '../hooks/use-send-message';
 import { useSpeechRecognition } from '../hooks/use-speech-recognition';
+import { SignInPrompt } from './SignInPrompt';
 
 export interface ChatInputBarProps {
   /** The upload button (the routes plug in the document actions). */
@@ -55,13 +53,9 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
   }
 
   const addUrl = (
-    <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Add URL">
-      <span>
-        <IconButton aria-label="Add URL" disabled={disabled} onClick={() => setUrlMode(true)}>
-          <Link2 />
-        </IconButton>
-      </span>
-    </Tooltip>
+    <TooltipIconButton title="Add URL" disabled={disabled} onClick={() => setUrlMode(true)}>
+      <Link2 />
+    </TooltipIconButton>
   );
   const options = (
     <>
@@ -72,19 +66,7 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
 
   return (
     <Box>
-      {disabled && (
-        <Alert severity="info" sx={{ mb: 1 }}>
-          Please{' '}
-          <Link component={RouterLink} to="/register">
-            register
-          </Link>{' '}
-          or{' '}
-          <Link component={RouterLink} to="/login">
-            log in
-          </Link>{' '}
-          to use the chat.
-        </Alert>
-      )}
+      {disabled && <SignInPrompt />}
       {urlMode && renderUrlForm ? (
         renderUrlForm({ onReturn: () => setUrlMode(false) })
       ) : (
@@ -129,33 +111,23 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
               sx={{ flexGrow: 1, px: 1, py: 1 }}
             />
             {renderTools?.({ disabled, text })}
-            <Tooltip
-              slotProps={{ popper: { disablePortal: true } }}
+            <TooltipIconButton
               title={voice.listening ? 'Stop voice input' : 'Voice input'}
+              label="Voice input"
+              aria-pressed={voice.listening}
+              disabled={disabled}
+              onClick={voice.toggle}
             >
-              <span>
-                <IconButton
-                  aria-label="Voice input"
-                  aria-pressed={voice.listening}
-                  disabled={disabled}
-                  onClick={voice.toggle}
-                >
-                  {voice.listening ? <MicOff color="error" /> : <Mic />}
-                </IconButton>
-              </span>
-            </Tooltip>
-            <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Send">
-              <span>
-                <IconButton
-                  aria-label="Send"
-                  color="primary"
-                  disabled={!canSend}
-                  onClick={() => void submit()}
-                >
-                  <Send />
-                </IconButton>
-              </span>
-            </Tooltip>
+              {voice.listening ? <MicOff color="error" /> : <Mic />}
+            </TooltipIconButton>
+            <TooltipIconButton
+              title="Send"
+              color="primary"
+              disabled={!canSend}
+              onClick={() => void submit()}
+            >
+              <Send />
+            </TooltipIconButton>
           </Box>
           <Typography
             variant="caption"

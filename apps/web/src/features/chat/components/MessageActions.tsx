@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import Typography from '@mui/material/Typography';
 import Check from '@mui/icons-material/Check';
 import ContentCopy from '@mui/icons-material/ContentCopy';
@@ -39,19 +38,23 @@ export function MessageActions({
 
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}>
-      <Tooltip slotProps={{ popper: { disablePortal: true } }} title={copied ? 'Copied' : 'Copy'}>
-        <IconButton size="small" aria-label={copied ? 'Copied' : 'Copy message'} onClick={copy}>
-          {copied ? <Check fontSize="small" /> : <ContentCopy fontSize="small" />}
-        </IconButton>
-      </Tooltip>
-      <Tooltip
-        slotProps={{ popper: { disablePortal: true } }}
-        title={speaking ? 'Stop reading' : 'Read aloud'}
+      <TooltipIconButton
+        title={copied ? 'Copied' : 'Copy'}
+        label={copied ? 'Copied' : 'Copy message'}
+        size="small"
+        onClick={copy}
       >
-        <IconButton size="small" aria-label="Read aloud" aria-pressed={speaking} onClick={toggle}>
-          {speaking ? <StopCircle fontSize="small" /> : <VolumeUp fontSize="small" />}
-        </IconButton>
-      </Tooltip>
+        {copied ? <Check fontSize="small" /> : <ContentCopy fontSize="small" />}
+      </TooltipIconButton>
+      <TooltipIconButton
+        title={speaking ? 'Stop reading' : 'Read aloud'}
+        label="Read aloud"
+        size="small"
+        aria-pressed={speaking}
+        onClick={toggle}
+      >
+        {speaking ? <StopCircle fontSize="small" /> : <VolumeUp fontSize="small" />}
+      </TooltipIconButton>
       {extra}
       {message.counter && (
         <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import AttachFile from '@mui/icons-material/AttachFile';
 import { FeedbackSnackbar, type Feedback } from '../../../components/ui/FeedbackSnackbar';
 import { UPLOAD_ACCEPT, validateUpload } from '../../../lib/validate-upload';
@@ -44,17 +43,13 @@ export function ChatUploadButton({
         data-testid="chat-file-input"
         onChange={(e) => pick(e.target.files?.[0])}
       />
-      <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Upload file">
-        <span>
-          <IconButton
-            aria-label="Upload file"
-            disabled={disabled}
-            onClick={() => input.current?.click()}
-          >
-            <AttachFile />
-          </IconButton>
-        </span>
-      </Tooltip>
+      <TooltipIconButton
+        title="Upload file"
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+      >
+        <AttachFile />
+      </TooltipIconButton>
       {file && (
         <Suspense fallback={null}>
           <SelectFileActionDialog

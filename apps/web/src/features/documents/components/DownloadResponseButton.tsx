@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import FileDownload from '@mui/icons-material/FileDownload';
 import { downloadBlob } from '../../../lib/download-blob';
 import { downloadResponse } from '../api/download-response';
@@ -14,11 +13,14 @@ export function DownloadResponseButton({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Download">
-        <IconButton size="small" aria-label="Download reply" onClick={() => setOpen(true)}>
-          <FileDownload fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <TooltipIconButton
+        title="Download"
+        label="Download reply"
+        size="small"
+        onClick={() => setOpen(true)}
+      >
+        <FileDownload fontSize="small" />
+      </TooltipIconButton>
       {open && (
         <Suspense fallback={null}>
           <DownloadResponseDialog

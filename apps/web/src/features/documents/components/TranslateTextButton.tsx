@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import Translate from '@mui/icons-material/Translate';
 
 const TranslateTextDialog = lazy(() =>
@@ -12,13 +11,9 @@ export function TranslateTextButton({ disabled, text }: { disabled: boolean; tex
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Tooltip slotProps={{ popper: { disablePortal: true } }} title="Translate text">
-        <span>
-          <IconButton aria-label="Translate text" disabled={disabled} onClick={() => setOpen(true)}>
-            <Translate />
-          </IconButton>
-        </span>
-      </Tooltip>
+      <TooltipIconButton title="Translate text" disabled={disabled} onClick={() => setOpen(true)}>
+        <Translate />
+      </TooltipIconButton>
       {open && (
         <Suspense fallback={null}>
           <TranslateTextDialog
