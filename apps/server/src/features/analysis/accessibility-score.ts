@@ -58,6 +58,7 @@ export const LIGHTHOUSE_A11Y_WEIGHTS: Record<string, number> = {
   'skip-link': 3,
   tabindex: 7,
   'table-duplicate-name': 1,
+  'target-size': 7,
   'td-headers-attr': 7,
   'th-has-data-cells': 7,
   'valid-lang': 7,

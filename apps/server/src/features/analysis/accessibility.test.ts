@@ -61,5 +61,12 @@ describe('accessibility analysis (axe-core in jsdom)', () => {
       ]),
     ).toBe(50);
     expect(accessibilityScore([])).toBe(100);
+    // target-size (Chromium only) weighs 7, as label does.
+    expect(
+      accessibilityScore([
+        { id: 'target-size', outcome: 'violation' },
+        { id: 'label', outcome: 'pass' },
+      ]),
+    ).toBe(50);
   });
 });

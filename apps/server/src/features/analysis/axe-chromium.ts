@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
-import type { AxeRun } from './axe-jsdom';
+import { LIGHTHOUSE_EXTRA_RULES, type AxeRun } from './axe-jsdom';
 import type { FetchedResource } from './safe-fetch';
 import { CHROMIUM_ARGS } from './chromium-flags';
 
@@ -55,7 +55,10 @@ export async function runAxeInChromium(
     });
     const tab = await context.newPage();
     await tab.goto(page.url, { waitUntil: 'load' });
-    const result = await new AxeBuilder({ page: tab }).analyze();
+    const rules = Object.fromEntries(
+      [...LIGHTHOUSE_EXTRA_RULES, 'target-size'].map((id) => [id, { enabled: true }]),
+    );
+    const result = await new AxeBuilder({ page: tab }).options({ rules }).analyze();
     return {
       violations: result.violations,
       passes: result.passes.map((r) => r.id),

@@ -17,6 +17,17 @@ export const RULES_NOT_CHECKED_IN_JSDOM: string[] = axe
   .filter((id) => NEEDS_RENDERING.test(id))
   .sort();
 
+/**
+ * Rules axe leaves off by default that Lighthouse's accessibility category turns on (its
+ * gatherer's config); on here too, so whatever Lighthouse fails, we check. target-size needs
+ * layout: Chromium only.
+ */
+export const LIGHTHOUSE_EXTRA_RULES = [
+  'identical-links-same-purpose',
+  'table-fake-caption',
+  'td-has-header',
+];
+
 export interface AxeRun {
   violations: AxeRawResult[];
   passes: string[];
@@ -30,11 +41,13 @@ interface AxeWindow {
 
 export async function runAxeInJsdom(dom: JSDOM): Promise<AxeRun> {
   const window = dom.window as unknown as Window & AxeWindow;
+  withoutLayout(window);
   // Evaluated in the page's realm (never the page's own scripts: runScripts is 'outside-only').
   dom.window.eval(axe.source);
-  const rules = Object.fromEntries(
-    RULES_NOT_CHECKED_IN_JSDOM.map((id) => [id, { enabled: false }]),
-  );
+  const rules = Object.fromEntries([
+    ...RULES_NOT_CHECKED_IN_JSDOM.map((id) => [id, { enabled: false }]),
+    ...LIGHTHOUSE_EXTRA_RULES.map((id) => [id, { enabled: true }]),
+  ]);
   const result = await window.axe.run(window.document, {
     rules,
     // Node lists only for violations: passes are counted by rule, which keeps large pages fast.
@@ -46,4 +59,31 @@ export async function runAxeInJsdom(dom: JSDOM): Promise<AxeRun> {
     incomplete: result.incomplete.map((r) => r.id),
     notChecked: RULES_NOT_CHECKED_IN_JSDOM,
   };
+}
+
+/**
+ * jsdom has no layout and lacks the geometry APIs some non-visual rules touch in passing
+ * (aria-hidden-focus looks for a modal covering the page, object-alt whether fallback content is
+ * painted), so axe skips them with an error. Answer as jsdom does for elements: nothing at any
+ * point, no boxes; those rules then judge the markup, as they do in a browser without overlays.
+ */
+function withoutLayout(window: Window) {
+  const doc = window.document as Document & Record<string, unknown>;
+  doc.elementFromPoint ??= () => null;
+  doc.elementsFromPoint ??= () => [];
+  const range = (window as unknown as { Range: typeof Range }).Range.prototype as unknown as Record<
+    string,
+    unknown
+  >;
+  range.getClientRects ??= () => [];
+  range.getBoundingClientRect ??= () => ({
+    x: 0,
+    y: 0,
+    width: 0,
+    height: 0,
+    top: 0,
+    right: 0,
+    bottom: 0,
+    left: 0,
+  });
 }

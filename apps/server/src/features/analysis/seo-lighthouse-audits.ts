@@ -1,5 +1,7 @@
 import { validateRobotsTxt, parseRobotsTxt } from './robots-txt';
-import { canonical, crawlableAnchors, hreflang, linkText } from './seo-link-audits';
+import { imageAlt } from './seo-image-alt';
+import { crawlableAnchors, linkText } from './seo-anchor-audits';
+import { canonical, hreflang } from './seo-link-audits';
 import { headerValues, type ScoredAudit, type SeoPage, type Verdict } from './seo-page';
 
 /**
@@ -78,8 +80,9 @@ function isCrawlable(page: SeoPage): Verdict {
   };
 }
 
+/** axe's document-title rule (Lighthouse reuses it): document.title, as the browser reads it. */
 function documentTitle(page: SeoPage): Verdict {
-  const title = page.document.querySelector('title')?.textContent?.trim() ?? '';
+  const title = page.document.title.trim();
   return title
     ? { passed: true, details: `Title: "${title}"` }
     : { passed: false, details: 'The document has no <title> element (or it is empty).' };
@@ -104,7 +107,8 @@ function httpStatusCode(page: SeoPage): Verdict {
 
 function robotsTxt(page: SeoPage): Verdict {
   const { status, content, error } = page.robots;
-  if (status && (status >= 500 || status === 429)) {
+  // Like Lighthouse: only server errors fail; any 4xx (429 included) means "no robots.txt".
+  if (status && status >= 500) {
     return { passed: false, details: `Request for robots.txt returned HTTP status: ${status}` };
   }
   if ((status && status >= 400) || content === '') {
@@ -123,43 +127,6 @@ function robotsTxt(page: SeoPage): Verdict {
           .join('; ')}`,
       }
     : { passed: true, details: 'robots.txt is valid.' };
-}
-
-function isHidden(el: Element): boolean {
-  for (let e: Element | null = el; e; e = e.parentElement) {
-    if (e.getAttribute('aria-hidden') === 'true' || e.hasAttribute('hidden')) return true;
-    if (/display\s*:\s*none/i.test(e.getAttribute('style') ?? '')) return true;
-  }
-  return false;
-}
-
-/** axe's image-alt rule, which Lighthouse's SEO category reuses. */
-function imageAlt(page: SeoPage): Verdict {
-  const doc = page.document;
-  const images = [...doc.querySelectorAll('img')].filter((img) => !isHidden(img));
-  if (images.length === 0) return { passed: true, applicable: false, details: 'No images.' };
-  const labelledBy = (img: Element) =>
-    (img.getAttribute('aria-labelledby') ?? '')
-      .split(/\s+/)
-      .some((id) => id && doc.getElementById(id)?.textContent?.trim());
-  const failing = images.filter((img) => {
-    const role = (img.getAttribute('role') ?? '').trim().toLowerCase();
-    if (img.hasAttribute('alt') || role === 'none' || role === 'presentation') return false;
-    return (
-      !img.getAttribute('aria-label')?.trim() &&
-      !img.getAttribute('title')?.trim() &&
-      !labelledBy(img)
-    );
-  });
-  return failing.length
-    ? {
-        passed: false,
-        details: `${failing.length} image(s) without alt text: ${failing
-          .slice(0, 5)
-          .map((i) => i.getAttribute('src') ?? '(no src)')
-          .join(', ')}`,
-      }
-    : { passed: true, details: `All ${images.length} image(s) have alternative text.` };
 }
 
 function structuredData(page: SeoPage): Verdict {
