@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from './language-model';
-import { LlamaModelProvider, type LlamaTuning } from './llama-model';
+import { defaultThreads, LlamaModelProvider, type LlamaTuning } from './llama-model';
 import { ensureTinyGguf, tinyGgufBytes } from './tiny-gguf';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
@@ -13,8 +13,14 @@ const tuning = (over: Partial<LlamaTuning> = {}): LlamaTuning => ({
   gpu: false,
   sequences: 2,
   contextSize: 512,
-  threads: availableParallelism(),
+  threads: defaultThreads(availableParallelism()),
   ...over,
+});
+
+describe('llama threads', () => {
+  it('leaves one core to the event loop, and uses at least one', () => {
+    expect([1, 2, 4, 8].map(defaultThreads)).toEqual([1, 1, 3, 7]);
+  });
 });
 
 describe('llama provider with the tiny GGUF', () => {
@@ -54,7 +60,7 @@ describe('llama provider with the tiny GGUF', () => {
     await expect(generate(p, [{ role: 'user', content: 'hi' }])).rejects.toMatchObject({
       statusCode: 503,
     });
-    expect(await p.whenSettled()).toEqual({ available: true, name: 'llama:tiny-llama-v1.gguf' });
+    expect(await p.whenSettled()).toEqual({ available: true, name: 'llama:tiny-llama-v2.gguf' });
     expect(p.contextTokens()).toBeGreaterThanOrEqual(512);
     expect(p.countTokens('hello world')).toBeGreaterThan(0);
     const pieces: string[] = [];

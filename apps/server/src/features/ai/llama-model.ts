@@ -2,7 +2,9 @@ import { availableParallelism } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   ChatHistoryItem,
+  ChatWrapper,
   Llama,
+  LlamaChat,
   LlamaContext,
   LlamaContextSequence,
   LlamaModel,
@@ -37,6 +39,13 @@ type State =
       model: LlamaModel;
       context: LlamaContext;
       pool: Pool<LlamaContextSequence>;
+      /**
+       * Resolved once. LlamaChat's default ("auto") resolves it on every construction by rendering
+       * the model's Jinja template against each built-in wrapper: 0.2-0.9 s per request on 2 cores.
+       */
+      chatWrapper: ChatWrapper;
+      /** The class, from the lazily imported module. */
+      Chat: typeof LlamaChat;
     };
 
 export interface LlamaTuning {
@@ -57,8 +66,31 @@ export function tuningFromConfig(
     gpu: config.LLAMA_GPU === 'off' ? false : config.LLAMA_GPU,
     sequences: config.LLAMA_SEQUENCES,
     contextSize: config.LLAMA_CONTEXT,
-    // node-llama-cpp's default (>= 4 threads) is ~250x slower per token on a 2-core machine.
-    threads: availableParallelism(),
+    threads: defaultThreads(availableParallelism()),
+  };
+}
+
+/**
+ * One core is left to the event loop (HTTP, the token stream) and the database. llama.cpp's
+ * threads wait for each other by spinning, so when one of them has to share its core, the others
+ * stall for whole scheduler slices: on 2 busy cores, a 170 MB model generated ~2 tokens/s with 2
+ * threads and ~100 with 1. (node-llama-cpp's own default, at least 4, is worse still.)
+ */
+export function defaultThreads(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
+/** getLlama() options of a tuning; the benchmark's direct run uses these too. */
+export function llamaOptions(tuning: LlamaTuning) {
+  return { gpu: tuning.gpu, build: 'never', maxThreads: tuning.threads } as const;
+}
+
+/** createContext() options of a tuning for a model trained on `trainContextSize` tokens. */
+export function contextOptions(tuning: LlamaTuning, trainContextSize: number) {
+  return {
+    sequences: tuning.sequences,
+    contextSize: Math.min(tuning.contextSize, trainContextSize),
+    threads: tuning.threads,
   };
 }
 
@@ -130,21 +162,18 @@ export class LlamaModelProvider implements LanguageModel {
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
     const sequence = await ready.pool.acquire(signal);
-    const { LlamaChat } = await import('node-llama-cpp');
-    const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
+    const chat = new ready.Chat({
+      contextSequence: sequence,
+      chatWrapper: ready.chatWrapper,
+      autoDisposeSequence: false,
+    });
     const pending: string[] = [];
     let wake: (() => void) | undefined;
     let done = false;
     let failure: unknown;
-    // Always bounded: a small (or random) model may never emit its end token.
-    const maxTokens = Math.min(
-      opts.maxTokens ?? DEFAULT_MAX_TOKENS,
-      Math.floor(sequence.contextSize / 2),
-    );
     const generation = chat
       .generateResponse(toHistory(turns), {
-        maxTokens,
-        temperature: opts.temperature ?? 0.7,
+        ...samplingOptions(opts, sequence.contextSize),
         signal,
         onTextChunk: (text) => {
           pending.push(text);
@@ -239,24 +268,29 @@ export class LlamaModelProvider implements LanguageModel {
       );
     this.assertOpen();
 
-    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+    const { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } =
+      await import('node-llama-cpp');
     const llama = await getLlama({
-      gpu: this.tuning.gpu,
-      build: 'never',
-      maxThreads: this.tuning.threads,
+      ...llamaOptions(this.tuning),
       logLevel: LlamaLogLevel.warn,
       logger: (level, message) => this.log.debug({ level }, `llama.cpp: ${message.trim()}`),
     });
     try {
       const model = await llama.loadModel({ modelPath: file });
-      const context = await model.createContext({
-        sequences: this.tuning.sequences,
-        contextSize: Math.min(this.tuning.contextSize, model.trainContextSize),
-        threads: this.tuning.threads,
-      });
+      const context = await model.createContext(
+        contextOptions(this.tuning, model.trainContextSize),
+      );
       this.assertOpen();
       const sequences = Array.from({ length: this.tuning.sequences }, () => context.getSequence());
-      this.state = { kind: 'ready', llama, model, context, pool: new Pool(sequences) };
+      this.state = {
+        kind: 'ready',
+        llama,
+        model,
+        context,
+        pool: new Pool(sequences),
+        chatWrapper: resolveChatWrapper(model),
+        Chat: LlamaChat,
+      };
       this.log.info(
         `AI: ${this.name} ready in ${Date.now() - started} ms (context ${context.contextSize} tokens x ${this.tuning.sequences}, ${this.tuning.threads} threads, gpu ${String(llama.gpu)})`,
       );
@@ -284,7 +318,17 @@ export class LlamaModelProvider implements LanguageModel {
   }
 }
 
-function toHistory(turns: ChatTurn[]): ChatHistoryItem[] {
+/** Length bound and sampling of a generation; the benchmark's direct run uses these too. */
+export function samplingOptions(opts: GenerateOptions, sequenceContextSize: number) {
+  return {
+    // Always bounded: a small (or random) model may never emit its end token.
+    maxTokens: Math.min(opts.maxTokens ?? DEFAULT_MAX_TOKENS, Math.floor(sequenceContextSize / 2)),
+    temperature: opts.temperature ?? 0.7,
+  };
+}
+
+/** The turns in node-llama-cpp's shape, ending with the empty model turn to be generated. */
+export function toHistory(turns: ChatTurn[]): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = turns.map((t) =>
     t.role === 'assistant'
       ? { type: 'model', response: [t.content] }

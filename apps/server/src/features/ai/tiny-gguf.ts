@@ -33,9 +33,12 @@ type Value =
   | { t: 'strings'; v: string[] }
   | { t: 'f32s' | 'i32s'; v: number[] };
 
+const SPECIALS = ['<unk>', '<s>', '</s>', '<|im_start|>', '<|im_end|>'];
+const SPECIAL_TOKENS = SPECIALS.length;
+
 /** The vocabulary: specials, the 256 byte tokens, then printable single characters. */
 function vocabulary() {
-  const tokens = ['<unk>', '<s>', '</s>', '<|im_start|>', '<|im_end|>'];
+  const tokens = [...SPECIALS];
   const types: number[] = [
     TOKEN.unknown,
     TOKEN.control,
@@ -107,10 +110,10 @@ export function tinyGgufBytes(opts: TinyGgufOptions = {}): Buffer {
   ];
 
   // ne[0] first, as ggml orders dimensions.
-  const tensors: [string, number[], 'norm' | 'weight'][] = [
+  const tensors: [string, number[], 'norm' | 'weight' | 'output'][] = [
     ['token_embd.weight', [nEmbd, nVocab], 'weight'],
     ['output_norm.weight', [nEmbd], 'norm'],
-    ['output.weight', [nEmbd, nVocab], 'weight'],
+    ['output.weight', [nEmbd, nVocab], 'output'],
   ];
   for (let i = 0; i < nBlocks; i++) {
     tensors.push(
@@ -155,6 +158,9 @@ export function tinyGgufBytes(opts: TinyGgufOptions = {}): Buffer {
     // Scaled like a real initialisation (~1/sqrt(fan-in)) so activations stay finite.
     const scale = 1 / Math.sqrt(dims[0]!);
     for (let j = 0; j < n; j++) data[j] = kind === 'norm' ? 1 : (rand() * 2 - 1) * scale;
+    // Zero output rows give the special tokens a logit of 0, the median: never among the top-k
+    // candidates, so no end token is sampled and every reply runs to its length bound.
+    if (kind === 'output') data.fill(0, 0, SPECIAL_TOKENS * dims[0]!);
     w.bytes(Buffer.from(data.buffer));
     w.pad(ALIGN, sizes[i]!);
   });
@@ -172,7 +178,7 @@ export function writeTinyGguf(file: string, opts: TinyGgufOptions = {}): string 
 
 /** The default tiny model, generated once per machine under the OS temp directory. */
 export function ensureTinyGguf(dir = path.join(tmpdir(), 'inkwell-tiny-gguf')): string {
-  const file = path.join(dir, 'tiny-llama-v1.gguf');
+  const file = path.join(dir, 'tiny-llama-v2.gguf');
   if (!existsSync(file)) writeTinyGguf(file);
   return file;
 }
