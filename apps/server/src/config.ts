@@ -86,6 +86,10 @@ const envSchema = z.object({
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
   LLAMA_SEQUENCES: z.coerce.number().int().min(1).max(16).default(2),
   LLAMA_CONTEXT: z.coerce.number().int().min(256).default(4096),
+  /** Unset: one fewer than the cores (llama.cpp's spinning threads must leave the event loop a core). */
+  LLAMA_THREADS: optionalString
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number().int().min(1).max(256).optional()),
   // Page analysis
   FETCH_ALLOW_HOSTS: commaList,
   CHROMIUM_PATH: optionalString,

@@ -5,7 +5,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from './language-model';
-import { defaultThreads, LlamaModelProvider, type LlamaTuning } from './llama-model';
+import { loadConfig } from '../../config';
+import {
+  defaultThreads,
+  LlamaModelProvider,
+  tuningFromConfig,
+  type LlamaTuning,
+} from './llama-model';
 import { ensureTinyGguf, tinyGgufBytes } from './tiny-gguf';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
@@ -20,6 +26,16 @@ const tuning = (over: Partial<LlamaTuning> = {}): LlamaTuning => ({
 describe('llama threads', () => {
   it('leaves one core to the event loop, and uses at least one', () => {
     expect([1, 2, 4, 8].map(defaultThreads)).toEqual([1, 1, 3, 7]);
+  });
+
+  it('takes LLAMA_THREADS when an operator sets it, the default otherwise', () => {
+    const config = (env: Record<string, string>) =>
+      loadConfig({ DATA_DIR: '/tmp/inkwell-cfg-test', JWT_SECRET: 'x'.repeat(64), ...env });
+    expect(tuningFromConfig(config({ LLAMA_THREADS: '6' })).threads).toBe(6);
+    expect(tuningFromConfig(config({ LLAMA_THREADS: '' })).threads).toBe(
+      defaultThreads(availableParallelism()),
+    );
+    expect(() => config({ LLAMA_THREADS: '0' })).toThrow(/LLAMA_THREADS/);
   });
 });
 

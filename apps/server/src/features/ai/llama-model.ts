@@ -58,15 +58,15 @@ export interface LlamaTuning {
   threads: number;
 }
 
-/** Tuning from the configuration (LLAMA_GPU, LLAMA_SEQUENCES, LLAMA_CONTEXT). */
+/** Tuning from the configuration (LLAMA_GPU, LLAMA_SEQUENCES, LLAMA_CONTEXT, LLAMA_THREADS). */
 export function tuningFromConfig(
-  config: Pick<Config, 'LLAMA_GPU' | 'LLAMA_SEQUENCES' | 'LLAMA_CONTEXT'>,
+  config: Pick<Config, 'LLAMA_GPU' | 'LLAMA_SEQUENCES' | 'LLAMA_CONTEXT' | 'LLAMA_THREADS'>,
 ): LlamaTuning {
   return {
     gpu: config.LLAMA_GPU === 'off' ? false : config.LLAMA_GPU,
     sequences: config.LLAMA_SEQUENCES,
     contextSize: config.LLAMA_CONTEXT,
-    threads: defaultThreads(availableParallelism()),
+    threads: config.LLAMA_THREADS ?? defaultThreads(availableParallelism()),
   };
 }
 
