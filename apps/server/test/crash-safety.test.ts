@@ -94,6 +94,24 @@ describe.each(testDialects())('crash safety (%s)', (dialect) => {
       return api('/api/upload_file', { method: 'POST', token, body: form });
     };
 
+    // An upload that sends its first bytes and then waits: the kill always finds it mid-way.
+    const stalledUpload = (name: string) => {
+      const boundary = 'crash-test-boundary';
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+        `Content-Type: text/plain\r\n\r\n${contentFor(name).slice(0, 100_000)}`;
+      const body = new ReadableStream({
+        start: (c) => c.enqueue(new TextEncoder().encode(head)), // and never closes
+      });
+      return api('/api/upload_file', {
+        method: 'POST',
+        token,
+        body,
+        duplex: 'half',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      } as RequestInit);
+    };
+
     const kept: Record<number, string> = {};
     for (const name of ['keep-a.txt', 'keep-b.txt', 'keep-c.txt', 'doomed-a.txt', 'doomed-b.txt']) {
       const res = await upload(name);
@@ -105,6 +123,7 @@ describe.each(testDialects())('crash safety (%s)', (dialect) => {
     // Chaos: uploads, renames and deletes in flight, then SIGKILL with no chance to clean up.
     const inFlight = [
       ...Array.from({ length: 8 }, (_, i) => upload(`new-${i}.txt`)),
+      stalledUpload('stalled.txt'),
       api(`/api/rename_file/${ids[0]}`, {
         method: 'PATCH',
         token,

@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DurableFileWriter } from './durable-file';
 import { StorageNotFoundError, type Storage } from './storage';
 
-/** Files on the local disk under one root. Writes go to a temp file renamed into place. */
+/**
+ * Files on the local disk under one root. A write goes to a temp file, is fsynced, renamed into
+ * place and the rename fsynced too: once put() resolves the object survives a power cut, and
+ * before that it is absent, never partial.
+ */
 export class LocalStorage implements Storage {
-  constructor(private readonly root: string) {}
+  readonly shared = false;
+  private readonly tmpDir: string;
+
+  constructor(private readonly root: string) {
+    this.tmpDir = path.join(root, '.tmp');
+  }
 
   private resolve(key: string): string {
     const full = path.resolve(this.root, key);
@@ -19,15 +29,17 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.resolve(key);
-    await mkdir(path.dirname(target), { recursive: true });
-    const tmpDir = path.join(this.root, '.tmp');
-    await mkdir(tmpDir, { recursive: true });
-    const tmp = path.join(tmpDir, randomUUID());
+    await Promise.all([
+      mkdir(path.dirname(target), { recursive: true }),
+      mkdir(this.tmpDir, { recursive: true }),
+    ]);
+    const tmp = path.join(this.tmpDir, randomUUID());
     try {
-      await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));
-      const { size } = await stat(tmp);
+      const file = new DurableFileWriter(tmp);
+      await pipeline(body, file);
       await rename(tmp, target);
-      return { size };
+      await fsyncDir(path.dirname(target));
+      return { size: file.bytesWritten };
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
@@ -65,5 +77,27 @@ export class LocalStorage implements Storage {
       const full = path.join(e.parentPath, e.name);
       yield path.relative(this.root, full).split(path.sep).join('/');
     }
+  }
+
+  /**
+   * Removes the temp files of uploads a crash cut short. For start-up only: a local disk has one
+   * app server, so no upload can be running yet. Returns how many there were.
+   */
+  async sweepTemp(): Promise<number> {
+    const names = await readdir(this.tmpDir).catch(() => []);
+    await Promise.all(
+      names.map((n) => rm(path.join(this.tmpDir, n), { recursive: true, force: true })),
+    );
+    return names.length;
+  }
+}
+
+/** Makes a rename or a new entry in `dir` durable (the file's own fsync does not cover it). */
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

@@ -25,6 +25,8 @@ export type S3Like = Pick<S3Client, 'send'>;
  * failed upload never leaves half an object. Memory per upload is bounded by one part.
  */
 export class S3Storage implements Storage {
+  readonly shared = true;
+
   constructor(
     private readonly client: S3Like,
     private readonly bucket: string,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -130,5 +130,24 @@ describe.each([
     expect(keys).toEqual([]);
     if (fake) expect(fake.calls).toContain('AbortMultipartUploadCommand');
     else expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+  });
+});
+
+describe('local storage temp files', () => {
+  it('are all swept at start-up: they are what a crash left of cut-short uploads', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'inkwell-sweep-'));
+    try {
+      const storage = new LocalStorage(root);
+      expect(await storage.sweepTemp()).toBe(0); // no temp directory yet
+      mkdirSync(path.join(root, '.tmp'));
+      writeFileSync(path.join(root, '.tmp', 'a'), 'half an upload');
+      writeFileSync(path.join(root, '.tmp', 'b'), 'another');
+      await storage.put('users/1/kept', Readable.from([Buffer.from('kept')]));
+      expect(await storage.sweepTemp()).toBe(2);
+      expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
+      expect((await read(await storage.get('users/1/kept'))).toString()).toBe('kept');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

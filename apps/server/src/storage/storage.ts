@@ -5,6 +5,11 @@ import type { Readable } from 'node:stream';
  * prefix. Implementations: local disk (default) and an S3-compatible object store.
  */
 export interface Storage {
+  /**
+   * True when several app servers write to it at once (S3): an upload that looks abandoned at
+   * start-up may then be another server's, still running. A local disk belongs to one app server.
+   */
+  readonly shared: boolean;
   /** Writes a stream under key; the object appears whole or not at all. Returns the byte count. */
   put(key: string, body: Readable): Promise<{ size: number }>;
   /** Reads an object; rejects with StorageNotFoundError when it does not exist. */

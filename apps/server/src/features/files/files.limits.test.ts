@@ -7,8 +7,10 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
+import type { Storage } from '../../storage/storage';
 import { makeDocx, makeZipBomb } from '../documents/reader/test-fixtures';
 import { getFileText, type FilesDeps } from './files.service';
+import { PENDING_PREFIX } from './files.repo';
 import { sweepOrphans } from './files.sweep';
 import { upload, uploadOk } from './test-helpers';
 
@@ -184,5 +186,37 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
     };
     expect(list.files.map((f) => f.id)).toEqual([kept.id]);
     expect(await leftovers(u.id)).toEqual({ rows: 1, objects: 1 });
+  });
+
+  it('drops at start-up the reservation of an upload killed before it was recorded', async () => {
+    const u = await freshUser();
+    const key = `users/${u.id}/cut-short`;
+    await server.app.db
+      .insertInto('files')
+      .values({
+        user_id: u.id,
+        file_name: `${PENDING_PREFIX}${key}`,
+        type: 'txt',
+        size: 1000,
+        storage_key: key,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await server.app.storage.put(key, Readable.from([Buffer.from('stored, never recorded')]));
+    // A store shared by several app servers keeps a young one: it may be another server's upload.
+    const local = server.app.storage;
+    const shared: Storage = {
+      shared: true,
+      put: (k, body) => local.put(k, body),
+      get: (k) => local.get(k),
+      delete: (k) => local.delete(k),
+      deletePrefix: (p) => local.deletePrefix(p),
+      list: (p) => local.list(p),
+    };
+    await sweepOrphans({ ...deps, storage: shared });
+    expect(await leftovers(u.id)).toEqual({ rows: 1, objects: 1 });
+    // The local disk is this server's alone: nothing can be running at start-up.
+    await sweepOrphans(deps);
+    expect(await leftovers(u.id)).toEqual({ rows: 0, objects: 0 });
   });
 });

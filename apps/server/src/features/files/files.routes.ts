@@ -15,10 +15,16 @@ import { contentDisposition } from './file-names';
 import * as files from './files.service';
 import { sweepOrphans } from './files.sweep';
 import { uploadFile } from './files.upload';
+import { UPLOAD_STREAM_BUFFER_BYTES } from './upload-guard';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema };
 const tags = ['files'];
 const security = [{ bearer: [] }];
+/** The multipart parser's own buffers, sized like the rest of the upload path (see the guard). */
+const multipartBuffers = {
+  highWaterMark: UPLOAD_STREAM_BUFFER_BYTES,
+  fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
+};
 
 export async function filesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -53,7 +59,7 @@ export async function filesRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const part = request.isMultipart() ? await request.file() : undefined;
+      const part = request.isMultipart() ? await request.file(multipartBuffers) : undefined;
       if (!part) throw badRequest('No file uploaded');
       const length = Number(request.headers['content-length']);
       const result = await uploadFile(deps, user.id, {

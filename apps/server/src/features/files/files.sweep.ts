@@ -6,7 +6,9 @@ const PENDING_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Start-up consistency sweep: deletes stored objects no row points to, rows whose object is gone,
- * and reservations of uploads that died with a previous process.
+ * and reservations of uploads that died with a previous process. Storage of one app server (the
+ * local disk) has no upload running at start-up, so every reservation is dead, however young: an
+ * upload killed between storing its object and recording it leaves nothing behind.
  */
 export async function sweepOrphans(deps: FilesDeps, now = Date.now()) {
   // Objects first, rows second: a row is inserted before its object is written, so every object
@@ -19,7 +21,8 @@ export async function sweepOrphans(deps: FilesDeps, now = Date.now()) {
   let rowsRemoved = 0;
   for (const row of rows) {
     const pending = row.file_name.startsWith(PENDING_PREFIX);
-    const stale = pending && now - Date.parse(row.created_at) > PENDING_GRACE_MS;
+    const stale =
+      pending && (!deps.storage.shared || now - Date.parse(row.created_at) > PENDING_GRACE_MS);
     if (stale || (!pending && !stored.has(row.storage_key))) {
       await filesRepo.deleteRow(deps.db, row.id);
       rowsRemoved += 1;

@@ -12,6 +12,13 @@ import {
 } from './content-sniff';
 
 /**
+ * What each stage between the request and the storage may hold. With Node's 16 KB default every
+ * 64 KB socket read overfilled the stages and paused the request until the disk caught up; this
+ * lets reading go on while a write is in flight. Bounded, so memory stays far below the file size.
+ */
+export const UPLOAD_STREAM_BUFFER_BYTES = 256 * 1024;
+
+/**
  * Sits between the upload and the storage: counts bytes and fails the moment the cap is passed (so
  * an oversized body is never stored whole), checks the magic bytes as soon as it has them, and
  * keeps only the last TAIL_BYTES of a zip to check its entries at the end. Memory stays bounded.
@@ -29,7 +36,7 @@ export class UploadGuard extends Transform {
     private readonly cap: number,
     private readonly overCap: () => HttpError,
   ) {
-    super();
+    super({ highWaterMark: UPLOAD_STREAM_BUFFER_BYTES });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
