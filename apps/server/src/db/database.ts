@@ -33,9 +33,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
 
 function openSqlite(dataDir: string): DatabaseHandle {
   const file = new SQLite(path.join(dataDir, 'inkwell.db'));
-  // WAL lets readers run beside the single writer; foreign keys make deletes cascade.
+  // WAL lets readers run beside the single writer; foreign keys make deletes cascade. FULL syncs
+  // the log at every commit: with NORMAL a power cut can roll back a file the user was told is
+  // saved (its bytes are fsync'd before the row is written), and the start-up sweep would then
+  // delete it.
   file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = NORMAL');
+  file.pragma('synchronous = FULL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
