@@ -88,6 +88,8 @@ describe('public pages under a non-root base path', () => {
         await s.page.goto(`${s.server.url}${route}`);
         await expectTheme(s.page, theme);
         await visible(s.page.getByText(text, { exact: true }).first(), `/${route}`);
+        // The header has a "Sign Up" button too: wait for the lazily loaded page's own heading.
+        await visible(s.page.getByRole('heading', { level: 1 }).first(), `/${route} heading`);
         await expectNoAxeViolations(s.page, `/${route} (${theme})`);
       }
     }

@@ -21,7 +21,22 @@ export async function expectNoAxeViolations(page: Page, label: string) {
   await page
     .getByRole('tooltip')
     .first()
-    .waitFor({ state: 'detached', timeout: 2_000 })
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => {});
+  // Fades (dialogs, popovers, tooltips) blend colours mid-way, which axe reads as low contrast:
+  // wait until every finite animation and transition has finished (spinners loop forever).
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (a) =>
+              a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+          ),
+      undefined,
+      { timeout: 5_000 },
+    )
     .catch(() => {});
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map(
