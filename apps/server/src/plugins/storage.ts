@@ -34,19 +34,7 @@ export function createStorage(config: Config): Storage {
 }
 
 async function storagePlugin(app: FastifyInstance) {
-  const storage = createStorage(app.config);
-  app.decorate('storage', storage);
-  if (storage instanceof LocalStorage) {
-    // A crash leaves the temp file of each upload it cut short; nothing else would remove it.
-    app.addHook('onReady', async () => {
-      try {
-        const removed = await storage.sweepTemp();
-        if (removed) app.log.warn({ removed }, 'storage: removed temp files left by a crash');
-      } catch (err) {
-        app.log.error({ err }, 'storage: temp file sweep failed');
-      }
-    });
-  }
+  app.decorate('storage', createStorage(app.config));
 }
 
 export default fp(storagePlugin, { name: 'storage' });

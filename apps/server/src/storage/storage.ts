@@ -18,6 +18,11 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** Every key under prefix (for the start-up orphan sweep). */
   list(prefix: string): AsyncIterable<string>;
+  /**
+   * Start-up sweep of what uploads cut short by a crash left outside the keys (the local disk's
+   * temp files); returns how many. Absent where nothing can be left (S3 aborts failed uploads).
+   */
+  sweepTemp?(): Promise<number>;
 }
 
 export class StorageNotFoundError extends Error {

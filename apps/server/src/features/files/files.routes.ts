@@ -35,7 +35,8 @@ export async function filesRoutes(fastify: FastifyInstance) {
   app.addHook('onReady', async () => {
     try {
       const swept = await sweepOrphans(deps);
-      if (swept.rowsRemoved || swept.objectsRemoved) app.log.warn(swept, 'files: removed orphans');
+      if (swept.rowsRemoved || swept.objectsRemoved || swept.tempRemoved)
+        app.log.warn(swept, 'files: removed orphans');
     } catch (err) {
       app.log.error({ err }, 'files: orphan sweep failed');
     }

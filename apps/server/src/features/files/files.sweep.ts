@@ -8,9 +8,11 @@ const PENDING_GRACE_MS = 60 * 60 * 1000;
  * Start-up consistency sweep: deletes stored objects no row points to, rows whose object is gone,
  * and reservations of uploads that died with a previous process. Storage of one app server (the
  * local disk) has no upload running at start-up, so every reservation is dead, however young: an
- * upload killed between storing its object and recording it leaves nothing behind.
+ * upload killed between storing its object and recording it leaves nothing behind. The storage's
+ * own leftovers of cut-short uploads (temp files) go too.
  */
 export async function sweepOrphans(deps: FilesDeps, now = Date.now()) {
+  const tempRemoved = (await deps.storage.sweepTemp?.()) ?? 0;
   // Objects first, rows second: a row is inserted before its object is written, so every object
   // in this listing whose row still exists is in the row snapshot taken after it.
   const stored = new Set<string>();
@@ -36,5 +38,5 @@ export async function sweepOrphans(deps: FilesDeps, now = Date.now()) {
     await deps.storage.delete(key);
     objectsRemoved += 1;
   }
-  return { rowsRemoved, objectsRemoved };
+  return { rowsRemoved, objectsRemoved, tempRemoved };
 }

@@ -1,12 +1,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import storagePlugin from './storage';
+import { startTestServer } from '../../../test/test-app';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-storage-plugin-'));
+const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-startup-sweep-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 it('removes the temp files of uploads a crash cut short when the server starts', async () => {
@@ -14,10 +12,10 @@ it('removes the temp files of uploads a crash cut short when the server starts',
   mkdirSync(tmp, { recursive: true });
   writeFileSync(path.join(tmp, 'crashed'), 'half an upload');
 
-  const app = Fastify({ logger: false });
-  app.decorate('config', loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) }));
-  await app.register(storagePlugin);
-  await app.ready();
-  expect(readdirSync(tmp)).toEqual([]);
-  await app.close();
+  const server = await startTestServer({ env: { DATA_DIR: dataDir } });
+  try {
+    expect(readdirSync(tmp)).toEqual([]);
+  } finally {
+    await server.close();
+  }
 });
