@@ -104,38 +104,22 @@ export class Rendering {
 
   /** Whether a visibility declaration applies to the element or an ancestor (it inherits). */
   private reachedByVisibility(el: Element): boolean {
-    let cached = this.mayBeInvisible.get(el);
-    if (cached === undefined) {
-      cached =
-        this.candidates.visibility.has(el) ||
-        (el.parentElement ? this.reachedByVisibility(el.parentElement) : false);
-      this.mayBeInvisible.set(el, cached);
-    }
-    return cached;
+    return inherited(this.mayBeInvisible, el, (e) => this.candidates.visibility.has(e));
   }
 
   /** display:none on the element or an ancestor. */
   isNotRendered(el: Element): boolean {
-    let cached = this.notRendered.get(el);
-    if (cached === undefined) {
-      cached =
-        this.displayNone(el) || (el.parentElement ? this.isNotRendered(el.parentElement) : false);
-      this.notRendered.set(el, cached);
-    }
-    return cached;
+    return inherited(this.notRendered, el, (e) => this.displayNone(e));
   }
 
   /** axe's "not visible to screen readers": not rendered, invisible, or inside aria-hidden. */
   isHiddenFromReaders(el: Element): boolean {
-    let cached = this.hiddenFromReaders.get(el);
-    if (cached === undefined) {
-      cached =
-        el.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' ||
-        this.displayNone(el) ||
-        (el.parentElement ? this.isHiddenFromReaders(el.parentElement) : false);
-      this.hiddenFromReaders.set(el, cached);
-    }
-    return cached || this.invisible(el);
+    const hidden = inherited(
+      this.hiddenFromReaders,
+      el,
+      (e) => e.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' || this.displayNone(e),
+    );
+    return hidden || this.invisible(el);
   }
 
   /**
@@ -154,6 +138,20 @@ export class Rendering {
     walk(el);
     return out.replace(/\s+/g, ' ');
   }
+}
+
+/** Whether `own` holds for the element or one of its ancestors, memoised per element. */
+function inherited(
+  cache: WeakMap<Element, boolean>,
+  el: Element,
+  own: (e: Element) => boolean,
+): boolean {
+  let value = cache.get(el);
+  if (value === undefined) {
+    value = own(el) || (el.parentElement ? inherited(cache, el.parentElement, own) : false);
+    cache.set(el, value);
+  }
+  return value;
 }
 
 const byDocument = new WeakMap<Document, Rendering>();

@@ -1,5 +1,5 @@
 import { renderingOf } from './rendering';
-import type { SeoPage, Verdict } from './seo-page';
+import { isHtmlElement, resolveUrl, type SeoPage, type Verdict } from './seo-page';
 
 /**
  * Lighthouse's anchor audits, link-text and crawlable-anchors, on the anchors as its AnchorElements
@@ -45,15 +45,6 @@ interface Anchor {
   rel: string;
 }
 
-/** An SVG link's href, resolved; '' when it does not parse (Lighthouse's resolveURLOrEmpty). */
-function resolveOrEmpty(raw: string, base: string): string {
-  try {
-    return new URL(raw, base).href;
-  } catch {
-    return '';
-  }
-}
-
 /** The language of a link's text: Lighthouse's rule (one page-wide lang, else the text's own). */
 function langOf(el: Element, singleLang: string | null): string | undefined {
   if (singleLang !== null) return singleLang;
@@ -70,14 +61,15 @@ function langOf(el: Element, singleLang: string | null): string | undefined {
 
 function anchors(page: SeoPage): Anchor[] {
   return [...page.document.querySelectorAll('a')].map((el) => {
-    if (el.namespaceURI === 'http://www.w3.org/1999/xhtml') {
+    if (isHtmlElement(el)) {
       const a = el as HTMLAnchorElement;
       return { el, href: a.href, rawHref: el.getAttribute('href') ?? '', rel: a.rel };
     }
     const svgHref = el.getAttribute('href') ?? el.getAttributeNS(XLINK, 'href');
     return {
       el,
-      href: svgHref === null ? '' : resolveOrEmpty(svgHref, page.url),
+      // '' when it does not parse, as Lighthouse's resolveURLOrEmpty
+      href: svgHref === null ? '' : (resolveUrl(svgHref, page.url) ?? ''),
       rawHref: el.getAttribute('href') ?? '',
       rel: '',
     };
@@ -86,9 +78,7 @@ function anchors(page: SeoPage): Anchor[] {
 
 /** innerText for HTML links, textContent for SVG ones, as Lighthouse reads them. */
 function textOf(page: SeoPage, el: Element): string {
-  return el.namespaceURI === 'http://www.w3.org/1999/xhtml'
-    ? renderingOf(page.document).text(el)
-    : (el.textContent ?? '');
+  return isHtmlElement(el) ? renderingOf(page.document).text(el) : (el.textContent ?? '');
 }
 
 /** A page-wide language: the only [lang] of the page, on <html> or <body>. */

@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import { parseLinkHeader } from './link-header';
-import { headerValues, type SeoPage, type Verdict } from './seo-page';
+import { headerValues, isHtmlElement, resolveUrl, type SeoPage, type Verdict } from './seo-page';
 
 /**
  * Lighthouse's head-link audits, hreflang and canonical, on the links as its LinkElements gatherer
@@ -16,31 +16,21 @@ interface LinkElement {
   source: 'head' | 'body' | 'headers';
 }
 
-function resolveOrNull(raw: string, base: string): string | null {
-  try {
-    return new URL(raw, base).href;
-  } catch {
-    return null;
-  }
-}
-
 function linkElements(page: SeoPage): LinkElement[] {
-  const inDom = [...page.document.querySelectorAll('link')]
-    .filter((l) => l.namespaceURI === 'http://www.w3.org/1999/xhtml')
-    .map((l) => {
-      const link = l as HTMLLinkElement;
-      return {
-        rel: link.rel.toLowerCase(),
-        href: link.href,
-        hrefRaw: link.getAttribute('href') ?? '',
-        hreflang: link.hreflang,
-        source: link.closest('head') ? ('head' as const) : ('body' as const),
-      };
-    });
+  const inDom = [...page.document.querySelectorAll('link')].filter(isHtmlElement).map((l) => {
+    const link = l as HTMLLinkElement;
+    return {
+      rel: link.rel.toLowerCase(),
+      href: link.href,
+      hrefRaw: link.getAttribute('href') ?? '',
+      hreflang: link.hreflang,
+      source: link.closest('head') ? ('head' as const) : ('body' as const),
+    };
+  });
   const inHeaders = headerValues(page, 'link').flatMap((value) =>
     parseLinkHeader(value).map((ref) => ({
       rel: ref.rel.toLowerCase(),
-      href: resolveOrNull(ref.uri, page.url),
+      href: resolveUrl(ref.uri, page.url),
       hrefRaw: ref.uri,
       hreflang: ref.hreflang,
       source: 'headers' as const,

@@ -36,3 +36,15 @@ export function headerValues(page: SeoPage, name: string): string[] {
   }
   return out;
 }
+
+/** An HTML element, as opposed to one of an SVG or MathML subtree. */
+export const isHtmlElement = (el: Element) => el.namespaceURI === 'http://www.w3.org/1999/xhtml';
+
+/** `raw` resolved against `base`; null when it does not parse. */
+export function resolveUrl(raw: string, base: string): string | null {
+  try {
+    return new URL(raw, base).href;
+  } catch {
+    return null;
+  }
+}
