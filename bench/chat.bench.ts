@@ -3,7 +3,6 @@
 // the product's own settings (threads, context, sequences, chat template, sampling, prompt); then
 // the openai provider against a local server streaming canned tokens.
 import { execFileSync } from 'node:child_process';
-import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from 'node-llama-cpp';
 import {
@@ -18,6 +17,7 @@ import { buildPrompt, replyTokensFor } from '../apps/server/src/features/chat/ch
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
+import { encodeForm, send } from './lib/raw-http';
 
 const CONTEXT = 1024;
 const SEQUENCES = 2;
@@ -83,37 +83,11 @@ async function directRunner(modelPath: string) {
   };
 }
 
-/**
- * A request with node:http, resolving at the end of the response; `onData` sees each chunk as it
- * arrives. (Not fetch: its web streams cost the client more per chunk than the server spends on a
- * token, on the same two cores, and that is no part of the product's overhead.)
- */
-function send(
-  url: string,
-  opts: { method: string; headers: Record<string, string>; body?: Buffer },
-  onData: (chunk: string) => void = () => {},
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: opts.method, headers: opts.headers }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', onData);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
-}
-
-/** The question as the web app sends it: a multipart form (encoded before any clock starts). */
-async function chatForm(): Promise<{ body: Buffer; contentType: string }> {
+/** The question as the web app sends it: a multipart form. */
+function chatForm() {
   const form = new FormData();
   form.append('text', QUESTION);
-  const encoded = new Response(form);
-  return {
-    body: Buffer.from(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type')!,
-  };
+  return encodeForm(form);
 }
 
 /** One streamed chat through the product; TTFT runs from sending the request to the first token event. */

@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { machineLine, mb, memoryOf, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
+import { encodeForm } from './lib/raw-http';
 
 const USERS = 200;
 const DURATION_S = Number(process.env.LOAD_SECONDS ?? 60);
@@ -14,12 +15,11 @@ interface User {
   fileId: number;
 }
 
-function multipartTxt(name: string, text: string) {
-  const boundary = `----inkwell${Math.random().toString(16).slice(2)}`;
-  const body =
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-    `Content-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`;
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+/** An upload form of one small text file, as the web app sends it. */
+function textFileForm(name: string, text: string) {
+  const form = new FormData();
+  form.append('file', new Blob([text], { type: 'text/plain' }), name);
+  return encodeForm(form);
 }
 
 async function signUp(url: string, i: number): Promise<User> {
@@ -33,7 +33,7 @@ async function signUp(url: string, i: number): Promise<User> {
     }),
   });
   const { access_token: token } = (await reg.json()) as { access_token: string };
-  const up = multipartTxt('notes.txt', `Notes of user ${i}. Inkwell keeps them.`);
+  const up = await textFileForm('notes.txt', `Notes of user ${i}. Inkwell keeps them.`);
   const res = await fetch(`${url}/api/upload_file`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': up.contentType },
@@ -66,7 +66,7 @@ async function main() {
         ...(await Promise.all(Array.from({ length: 10 }, (_, k) => signUp(server.url, i + k)))),
       );
     }
-    const upload = multipartTxt('load.txt', 'An uploaded line of text.');
+    const upload = await textFileForm('load.txt', 'An uploaded line of text.');
     let next = 0;
     type Ctx = { user?: User };
     const auth = (ctx: Ctx) => {

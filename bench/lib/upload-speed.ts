@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { multipartFile, postRaw } from './raw-http';
+import { encodeForm, send } from './raw-http';
 import { startDiscardServer } from './discard-server';
 import { median, pageCacheWriteSeconds, syncedWriteSeconds } from './disk-write';
 import { mb, memoryOf, resetPeak, result } from './machine';
@@ -29,11 +29,18 @@ export async function measureUpload(file: Buffer) {
     const auth = { authorization: `Bearer ${token}` };
     const rawFile = path.join(server.dataDir, 'raw-write-test');
     const post = async (url: string, name: string) => {
-      const form = multipartFile(name, file); // encoded before the clock starts
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(file)]), name);
+      const { body: bytes, contentType } = await encodeForm(form); // before the clock starts
+      let text = '';
       const t = performance.now();
-      const res = await postRaw(url, { ...auth, 'content-type': form.contentType }, form.body);
-      if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
-      const body = JSON.parse(res.text) as { file?: { id: number } };
+      const status = await send(
+        url,
+        { method: 'POST', headers: { ...auth, 'content-type': contentType }, body: bytes },
+        (chunk) => (text += chunk),
+      );
+      if (status !== 201) throw new Error(`upload failed: ${status} ${text}`);
+      const body = JSON.parse(text) as { file?: { id: number } };
       return { seconds: (performance.now() - t) / 1000, id: body.file?.id };
     };
     const upload = async (name: string) => {
