@@ -54,6 +54,30 @@ describe('DurableFileWriter', () => {
     await new Promise((r) => setTimeout(r, 50)); // the close finishes after the rejection
     expect(openFds()).toBe(fds);
   });
+
+  it('is destroyed while a batch is being written without touching the closed file', async () => {
+    const fds = openFds();
+    const rejections: unknown[] = [];
+    const onRejection = (err: unknown) => rejections.push(err);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const writer = new DurableFileWriter(path.join(dir, 'destroyed'));
+      writer.on('error', () => {});
+      // Destroyed (as the guard does on a 413) right after a whole batch's write has started.
+      const writev = writer._writev.bind(writer);
+      writer._writev = (chunks, done) => {
+        writev(chunks, done);
+        writer.destroy(new Error('the upload went over its limit'));
+      };
+      writer.write(Buffer.alloc(2 * 1024 * 1024, 1));
+      await new Promise((r) => writer.once('close', r));
+      await new Promise((r) => setTimeout(r, 100)); // the batch write settles after the close
+      expect(rejections).toEqual([]);
+      expect(openFds()).toBe(fds);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
 });
 
 describe('dropBytes (what a short write leaves)', () => {

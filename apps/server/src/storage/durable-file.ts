@@ -81,9 +81,11 @@ export class DurableFileWriter extends Writable {
   }
 
   private syncInBackground(): void {
-    if (this.syncing || this.bytesWritten - this.syncedUpTo < SYNC_EVERY_BYTES) return;
+    // No handle: destroyed while the batch was being written; the file is closed or closing.
+    const handle = this.handle;
+    if (!handle || this.syncing || this.bytesWritten - this.syncedUpTo < SYNC_EVERY_BYTES) return;
     const upTo = this.bytesWritten;
-    this.syncing = this.handle!.datasync().then(
+    this.syncing = handle.datasync().then(
       () => {
         this.syncedUpTo = upTo;
         this.syncing = undefined;
