@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrate';
+import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -36,12 +37,14 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // WAL lets readers run beside the single writer; foreign keys make deletes cascade. FULL syncs
   // the log at every commit: with NORMAL a power cut can roll back a file the user was told is
   // saved (its bytes are fsync'd before the row is written), and the start-up sweep would then
-  // delete it.
+  // delete it. (withUnsyncedCommit lowers it for one write that no user saved.)
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = FULL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(file) }),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

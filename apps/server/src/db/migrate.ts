@@ -1,5 +1,5 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Dialect } from './database';
 import * as initial from './migrations/001-initial';
 
@@ -23,7 +23,15 @@ export async function migrateToLatest(db: Kysely<any>, dialect: Dialect) {
       return out;
     },
   };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its migration tables in every schema unless told which one: a PostgreSQL
+  // database where another schema already has them (another app, a parallel test run) would
+  // otherwise skip creating ours and fail.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+          ?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
