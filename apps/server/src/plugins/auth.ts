@@ -34,7 +34,7 @@ async function authPlugin(app: FastifyInstance) {
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized('Authentication required');
-    const claims = await app.accessTokens.verify(token);
+    const claims = app.accessTokens.verify(token);
     if (!claims) throw unauthorized('Invalid or expired token');
     // A token outlives neither its user nor its session (logout, password change, deletion).
     const row = await app.db

@@ -36,7 +36,7 @@ export async function startSession(deps: AuthDeps, userId: number): Promise<Sess
     token_hash: hashToken(refresh),
     expires_at: isoIn(REFRESH_TOKEN_TTL_MS),
   });
-  const access = await deps.tokens.sign({ userId, sessionId: familyId });
+  const access = deps.tokens.sign({ userId, sessionId: familyId });
   return { access_token: access, refresh_token: refresh };
 }
 
@@ -93,7 +93,7 @@ export async function refresh(deps: AuthDeps, refreshToken: string | undefined):
     token_hash: hashToken(next),
     expires_at: row.expires_at,
   });
-  const access = await deps.tokens.sign({ userId: row.user_id, sessionId: row.family_id });
+  const access = deps.tokens.sign({ userId: row.user_id, sessionId: row.family_id });
   return { access_token: access, refresh_token: next };
 }
 

@@ -1,6 +1,10 @@
+import Busboy, { type BusboyHeaders } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import { chatRequestSchema } from '@inkwell/contract';
-import { badRequest } from '../../lib/http-error';
+import { badRequest, payloadTooLarge } from '../../lib/http-error';
+
+/** Most bytes a chat form may carry: the question is at most 1000 characters. */
+export const MAX_CHAT_FORM_BYTES = 64 * 1024;
 
 /**
  * The question of a chat request, from a multipart form (what the web app sends), a JSON body or
@@ -9,14 +13,7 @@ import { badRequest } from '../../lib/http-error';
 export async function readChatText(request: FastifyRequest): Promise<string> {
   let raw: unknown;
   if (request.isMultipart()) {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        // Drains unexpected files so the multipart stream can go on.
-        part.file.resume();
-      } else if (part.fieldname === 'text' && raw === undefined) {
-        raw = part.value;
-      }
-    }
+    raw = await readTextField(request);
   } else {
     const body = request.body;
     raw = body && typeof body === 'object' ? (body as Record<string, unknown>).text : undefined;
@@ -24,6 +21,43 @@ export async function readChatText(request: FastifyRequest): Promise<string> {
   const parsed = chatRequestSchema.safeParse({ text: raw });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid request');
   return parsed.data.text;
+}
+
+/**
+ * The form's `text` field, read with busboy directly: @fastify/multipart's `parts()` iterator
+ * costs about half a millisecond more per request, on the way to the chat's first token. Files
+ * in the form are discarded; a form over MAX_CHAT_FORM_BYTES is refused with 413.
+ */
+function readTextField(request: FastifyRequest): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const body = request.raw;
+    let form;
+    try {
+      form = Busboy({
+        headers: request.headers as BusboyHeaders,
+        limits: { fields: 20, parts: 25, fieldSize: MAX_CHAT_FORM_BYTES },
+      });
+    } catch {
+      return reject(badRequest('Invalid multipart form'));
+    }
+    let text: unknown;
+    let received = 0;
+    const stop = (err: Error) => {
+      body.unpipe(form);
+      body.resume(); // read the rest, so the client gets the answer
+      reject(err);
+    };
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_CHAT_FORM_BYTES) stop(payloadTooLarge('The message is too long.'));
+    });
+    form.on('field', (name: string, value: string) => {
+      if (name === 'text' && text === undefined) text = value;
+    });
+    form.on('finish', () => resolve(text));
+    form.on('error', () => stop(badRequest('Invalid multipart form')));
+    body.pipe(form);
+  });
 }
 
 /** True when the client asked for server-sent events. */

@@ -25,7 +25,12 @@ const errors = {
 
 export async function chatRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps: chat.ChatDeps = { db: app.db, ai: app.ai, promptLimit: app.config.PROMPT_LIMIT };
+  const deps: chat.ChatDeps = {
+    db: app.db,
+    dialect: app.dialect,
+    ai: app.ai,
+    promptLimit: app.config.PROMPT_LIMIT,
+  };
   const secured = { onRequest: app.authenticate };
 
   app.post(

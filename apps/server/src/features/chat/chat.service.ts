@@ -1,6 +1,7 @@
 import type { ChatHistoryResponse, ChatResponse, PromptUsage } from '@inkwell/contract';
 import { ERROR_MESSAGES } from '@inkwell/contract';
-import type { Db } from '../../db/database';
+import type { Db, Dialect } from '../../db/database';
+import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { tooManyRequests } from '../../lib/http-error';
 import { utcDay } from '../../lib/time';
 import { ModelUnavailableError, type LanguageModel } from '../ai/language-model';
@@ -10,6 +11,7 @@ import { chatRepo } from './chat.repo';
 /** The chat's logic: counter, history, prompt building, generation. No HTTP here. */
 export interface ChatDeps {
   db: Db;
+  dialect: Dialect;
   ai: LanguageModel;
   /** Successful replies allowed per user per UTC day (PROMPT_LIMIT). */
   promptLimit: number;
@@ -38,14 +40,20 @@ export async function startChat(deps: ChatDeps, userId: number, text: string): P
   const status = deps.ai.status();
   if (!status.available) throw new ModelUnavailableError(status.reason ?? 'the model is not ready');
   const day = utcDay();
-  const current = await chatRepo.reservePrompt(deps.db, userId, day, deps.promptLimit);
+  // The counter's commit skips the fsync: it is on the way to the first token, and a power cut
+  // that rolled it back would only give a prompt back.
+  const current = await withUnsyncedCommit(deps.db, deps.dialect, (db) =>
+    chatRepo.reservePrompt(db, userId, day, deps.promptLimit),
+  );
   if (current === null) throw tooManyRequests(ERROR_MESSAGES.rateLimited, secondsToUtcMidnight());
 
   let settled = false;
   const release = async () => {
     if (settled) return;
     settled = true;
-    await chatRepo.releasePrompt(deps.db, userId, day);
+    await withUnsyncedCommit(deps.db, deps.dialect, (db) =>
+      chatRepo.releasePrompt(db, userId, day),
+    );
   };
 
   return {

@@ -115,7 +115,40 @@ describe.each(testDialects())(
         json: {},
       });
       expect(missing.status).toBe(400);
+      const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
+      // A form far over any question's size: refused without reading it all into memory.
+      const huge = new FormData();
+      huge.set('text', 'hi');
+      huge.set('attachment', new Blob([new Uint8Array(2 * 1024 * 1024)]), 'big.bin');
+      const tooBig = await server.request('/api/chat', {
+        method: 'POST',
+        token: user.token,
+        body: huge,
+      });
+      expect(tooBig.status).toBe(413);
+      expect(await errorOf(tooBig)).toBe('The message is too long.');
+      const broken = await server.request('/api/chat', {
+        method: 'POST',
+        token: user.token,
+        headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+        body: '--xyz\r\nContent-Disposition: form-data; name="text"\r\n\r\nhi',
+      });
+      expect(broken.status).toBe(400);
+      expect(await errorOf(broken)).toBeTruthy();
       expect(ai.requests.length).toBe(before);
+
+      // A small file beside the question is ignored, the question answered.
+      const withFile = form('the question');
+      withFile.set('attachment', new Blob(['ignored']), 'note.txt');
+      const answered = await server.request('/api/chat', {
+        method: 'POST',
+        token: user.token,
+        body: withFile,
+      });
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { response: string }).response).toBe(
+        'You said: the question',
+      );
     });
 
     it('streams the same text as the non-streaming answer', async () => {

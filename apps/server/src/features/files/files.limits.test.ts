@@ -32,7 +32,7 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
 
   async function freshUser() {
     const u = await registerUser(server);
-    return { token: u.token, id: (await server.app.accessTokens.verify(u.token))!.userId };
+    return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
   }
   /** Rows (pending ones included) and stored objects of a user: a refusal must leave neither. */
   async function leftovers(userId: number) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database';
+import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { nowIso } from '../../lib/time';
 
 /**
@@ -30,13 +31,15 @@ export const filesRepo = {
    * Reserves up to `wanted` bytes of the user's quota by inserting a pending row, atomically: on
    * PostgreSQL the user's row is locked so parallel uploads of one account queue here; on SQLite
    * the single connection already serialises transactions. Returns null when nothing is left.
+   * The commit skips the fsync: a pending row lost in a power cut was never reported as saved,
+   * and finalize's ordinary commit makes it durable along with the real name.
    */
   reserve: (
     db: Db,
     dialect: Dialect,
     r: { userId: number; type: string; storageKey: string; wanted: number; quota: number },
   ) =>
-    db.transaction().execute(async (trx) => {
+    withUnsyncedCommit(db, dialect, async (trx) => {
       if (dialect === 'postgres') {
         await sql`select id from users where id = ${r.userId} for update`.execute(trx);
       }

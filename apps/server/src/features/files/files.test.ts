@@ -18,7 +18,7 @@ describe.each(testDialects())('personal files over HTTP (%s)', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer({ dialect });
     token = (await registerUser(server)).token;
-    const me = await server.app.accessTokens.verify(token);
+    const me = server.app.accessTokens.verify(token);
     userId = me!.userId;
     deps = { db: server.app.db, dialect: server.app.dialect, storage: server.app.storage };
   });
@@ -257,7 +257,7 @@ describe.each(testDialects())('personal files over HTTP (%s)', (dialect) => {
       used_bytes: number;
     };
     expect(list).toMatchObject({ files: [], used_bytes: 0 });
-    const me = (await server.app.accessTokens.verify(u.token))!.userId;
+    const me = server.app.accessTokens.verify(u.token)!.userId;
     const left: string[] = [];
     for await (const k of server.app.storage.list(`users/${me}/`)) left.push(k);
     expect(left).toEqual([]);

@@ -51,7 +51,7 @@ export async function updateUser(
   const user = await getUser(deps, session.userId);
   const access_token =
     'email' in patch
-      ? await deps.tokens.sign({ userId: session.userId, sessionId: session.sessionId })
+      ? deps.tokens.sign({ userId: session.userId, sessionId: session.sessionId })
       : undefined;
   return {
     ...user,
