@@ -20,6 +20,11 @@ export interface TestServer {
   app: App;
   url: string;
   dataDir: string;
+  /**
+   * On PostgreSQL, a connection string that reaches this server's own schema (for tools that open
+   * the database themselves, like `npm run alert`); undefined on SQLite (the file is in dataDir).
+   */
+  databaseUrl: string | undefined;
   /** fetch against the server; `path` starts with /api/... */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   close(): Promise<void>;
@@ -48,10 +53,17 @@ export async function startTestServer(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
+  let databaseUrl: string | undefined;
+  if (pgSchema && config.DATABASE_URL) {
+    const u = new URL(config.DATABASE_URL);
+    u.searchParams.set('options', `-c search_path=${pgSchema}`);
+    databaseUrl = u.toString();
+  }
   return {
     app,
     url,
     dataDir,
+    databaseUrl,
     request(p, init = {}) {
       const { token, json, ...rest } = init;
       const headers = new Headers(rest.headers);

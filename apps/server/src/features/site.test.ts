@@ -1,9 +1,22 @@
 import { solveChallenge } from 'altcha-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
+import { AUTH_WINDOW_SECONDS, attemptsPastLimit, expectRateLimited } from '../../test/rate-limit';
 import { startSmtpTestServer } from '../../test/smtp-test-server';
 import { startTestServer, testDialects, type TestServer } from '../../test/test-app';
 import { runAlertCli } from './alerts/alert-cli';
+
+/** The Content-Security-Policy header as directive → sources. */
+function cspOf(res: Response): Record<string, string[]> {
+  const header = res.headers.get('content-security-policy') ?? '';
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
+}
 
 /** Solves the server's ALTCHA challenge the way the browser widget does. */
 async function solveCaptcha(server: TestServer): Promise<string> {
@@ -36,13 +49,13 @@ describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {
   });
 
   it('shows no alert until an operator sets one, then hides it again after --clear', async () => {
-    const env = { DATA_DIR: server.dataDir };
+    // The CLI opens the database itself, the way an operator runs it beside the server.
+    const env = { DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl };
     expect(await (await server.request('/api/alerts/latest')).json()).toEqual({
       message: '',
       severity: 'info',
       isVisible: false,
     });
-    if (dialect === 'postgres') return; // the CLI writes to DATA_DIR's SQLite file; PostgreSQL is covered by the repo below
     expect(
       await runAlertCli(
         ['--message', 'Maintenance at 6pm', '--severity', 'warning', '--title', 'Heads up'],
@@ -78,6 +91,33 @@ describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {
       json: { message: 'x'.repeat(10_000) },
     });
     expect(huge.status).toBe(204);
+  });
+
+  it('limits client log lines to 120 a minute per address, and only then answers 429', async () => {
+    // Behind the trusted proxy each X-Forwarded-For is a client of its own: these attempts spend
+    // neither the other tests' budget nor one another's.
+    const from = (address: string) => ({
+      method: 'POST',
+      headers: { 'x-forwarded-for': address },
+      json: { message: 'tick', level: 'info' },
+    });
+    const limited = await attemptsPastLimit(120, 204, () =>
+      server.request('/api/logs', from('203.0.113.10')),
+    );
+    await expectRateLimited(limited, 60);
+    expect((await server.request('/api/logs', from('203.0.113.11'))).status).toBe(204);
+  });
+
+  it('limits contact messages to AUTH_RATE_LIMIT (default 10) per address', async () => {
+    const attempt = (address: string) =>
+      server.request('/api/contact', {
+        method: 'POST',
+        headers: { 'x-forwarded-for': address },
+        json: { name: 'Ada', email: 'ada@example.com', message: 'Hi', recaptchaToken: 'bad' },
+      });
+    const limited = await attemptsPastLimit(10, 400, () => attempt('203.0.113.20'));
+    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
+    expect((await attempt('203.0.113.21')).status).toBe(400);
   });
 
   it('accepts a contact message with a solved captcha once, stores it and mails the team', async () => {
@@ -163,12 +203,59 @@ describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {
     );
   });
 
+  it('documents every API route with its method in the OpenAPI document', async () => {
+    // Routes left out of the document on purpose (`schema: { hide: true }`).
+    const hidden = new Set(['GET /api/docs']);
+    const docs = await (await server.request('/api/docs')).json();
+    const routes = server.app.routeTable
+      .filter((r) => r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes).toEqual(expect.arrayContaining([...hidden]));
+    const documented = new Set(
+      Object.entries(docs.paths as Record<string, Record<string, unknown>>).flatMap(
+        ([path, operations]) =>
+          Object.keys(operations).map(
+            (method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+          ),
+      ),
+    );
+    expect(routes.filter((r) => !hidden.has(r) && !documented.has(r))).toEqual([]);
+    expect([...hidden].filter((r) => documented.has(r))).toEqual([]);
+  });
+
   it('answers unknown API routes with 404 in the error format and sets security headers', async () => {
     const res = await server.request('/api/nope');
     expect(res.status).toBe(404);
     expect(await res.json()).toHaveProperty('error');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const csp = cspOf(res);
+    expect(csp['script-src']).toEqual(["'self'"]);
+    // No analytics configured: nothing but the app itself may be contacted.
+    expect(csp['connect-src']).toEqual(["'self'"]);
+    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+  });
+});
+
+describe('Content-Security-Policy with an analytics script', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { ANALYTICS_SCRIPT_URL: 'https://stats.example.com/js/script.js' },
+    });
+  });
+  afterAll(() => server.close());
+
+  it("allows the script's origin to load, and to receive its beacons and pixels", async () => {
+    const config = await server.request('/api/config');
+    expect(await config.json()).toMatchObject({
+      analyticsScriptUrl: 'https://stats.example.com/js/script.js',
+    });
+    const csp = cspOf(config);
+    expect(csp['script-src']).toEqual(["'self'", 'https://stats.example.com']);
+    expect(csp['connect-src']).toEqual(["'self'", 'https://stats.example.com']);
+    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://stats.example.com']);
+    expect(csp['default-src']).toEqual(["'self'"]);
   });
 });
 

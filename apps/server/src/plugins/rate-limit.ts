@@ -1,4 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
+import { createRequire } from 'node:module';
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -16,18 +20,99 @@ declare module 'fastify' {
   }
 }
 
+/** Prefix of every rate-limit key in Redis. */
+export const REDIS_NAMESPACE = 'inkwell-rl:';
+
+// The plugin's own stores (its index exports neither): counters in Redis, and in this process.
+type Incr = (
+  key: string,
+  cb: (err: Error | null, res?: { current: number; ttl: number }) => void,
+  timeWindow: number,
+  max: number,
+) => void;
+type Store = Omit<FastifyRateLimitStore, 'incr' | 'child'> & {
+  incr: Incr;
+  child(routeOptions: unknown): Store;
+};
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  key: string,
+) => Store;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+) => Store;
+
+/**
+ * Counters in Redis, shared by every app server. While Redis is unreachable each server counts on
+ * its own, so the limits still hold (per server) and requests neither fail nor wait on Redis.
+ */
+function redisWithLocalFallback(redis: Redis, onError: (err: Error) => void) {
+  const pair = (shared: Store, local: Store): Store => ({
+    incr(key, cb, timeWindow, max) {
+      if (redis.status !== 'ready') return local.incr(key, cb, timeWindow, max);
+      shared.incr(
+        key,
+        (err, res) => {
+          if (!err) return cb(null, res);
+          onError(err);
+          local.incr(key, cb, timeWindow, max);
+        },
+        timeWindow,
+        max,
+      );
+    },
+    child: (routeOptions) => pair(shared.child(routeOptions), local.child(routeOptions)),
+  });
+  return function SharedStore() {
+    return pair(new RedisStore(false, false, redis, REDIS_NAMESPACE), new LocalStore(false, false));
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
 /**
  * Per-client-address limits, opted into per route with `config: { rateLimit: … }`. With REDIS_URL
  * the counters live in Redis, so several app servers share them.
  */
 async function rateLimitPlugin(app: FastifyInstance) {
-  const redis = app.config.REDIS_URL
-    ? new Redis(app.config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
-    : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  let store: FastifyRateLimitStoreCtor | undefined;
+  if (app.config.REDIS_URL) {
+    const redis = new Redis(app.config.REDIS_URL, {
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 1,
+    });
+    app.addHook('onClose', async () => void redis.disconnect());
+    // One warning per outage (ioredis reports every reconnect attempt), one note on recovery.
+    let down = false;
+    const onError = (err: Error) => {
+      if (down) return;
+      down = true;
+      app.log.warn(
+        { err },
+        'Redis (REDIS_URL) unreachable: rate-limit counters are kept per server until it is back',
+      );
+    };
+    redis.on('error', onError);
+    redis.on('ready', () => {
+      if (down) app.log.info('Redis (REDIS_URL) reachable again: rate-limit counters are shared');
+      down = false;
+    });
+    // Start counting in Redis from the first request when it is up; never wait longer than a
+    // connection attempt (connectTimeout) when it is not.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        redis.off('ready', done).off('error', done);
+        resolve();
+      };
+      redis.once('ready', done).once('error', done);
+    });
+    store = redisWithLocalFallback(redis, onError);
+  }
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'inkwell-rl:' } : {}),
+    ...(store ? { store } : {}),
     errorResponseBuilder: (_req, ctx) => {
       const err = new Error(ERROR_MESSAGES.rateLimited) as Error & { statusCode: number };
       err.statusCode = ctx.statusCode;

@@ -1,6 +1,11 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_REQUESTED_MESSAGE } from '@inkwell/contract';
+import {
+  AUTH_WINDOW_SECONDS,
+  attemptsPastLimit,
+  expectRateLimited,
+} from '../../../test/rate-limit';
 import { startSmtpTestServer, decodeQuotedPrintable } from '../../../test/smtp-test-server';
 import {
   registerUser,
@@ -8,6 +13,7 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
+import { hashToken } from './opaque-token';
 
 describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
   let server: TestServer;
@@ -162,19 +168,24 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
     }
   });
 
-  it('resets a password through the mailed single-use link', async () => {
-    const user = await registerUser(server);
+  /** Asks for a reset link for `email` and reads its token from the mail the SMTP server got. */
+  async function requestResetToken(email: string): Promise<string> {
     const before = smtp.mails.length;
-    const res = await post('/api/request_password_reset', { email: user.email });
+    const res = await post('/api/request_password_reset', { email });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: PASSWORD_RESET_REQUESTED_MESSAGE });
 
     const mail = await smtp.waitForMail(before + 1);
-    expect(mail.to).toEqual([user.email]);
+    expect(mail.to).toEqual([email]);
     const body = decodeQuotedPrintable(mail.raw);
     const link = body.match(/http:\/\/inkwell\.test\/assistant\/reset-password\?token=([\w%-]+)/);
     expect(link).not.toBeNull();
-    const token = decodeURIComponent(link![1]!);
+    return decodeURIComponent(link![1]!);
+  }
+
+  it('resets a password through the mailed single-use link', async () => {
+    const user = await registerUser(server);
+    const token = await requestResetToken(user.email);
 
     const reset = await post('/api/reset_password', { token, password: 'brand new password' });
     expect(reset.status).toBe(200);
@@ -188,6 +199,49 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
     expect((await server.request('/api/user', { token: user.token })).status).toBe(401);
     const again = await post('/api/reset_password', { token, password: 'another new password' });
     expect(again.status).toBe(400);
+  });
+
+  it('refuses a reset link once its hour has passed, and accepts it just before', async () => {
+    const user = await registerUser(server);
+    const token = await requestResetToken(user.email);
+    const row = await server.app.db
+      .selectFrom('password_resets')
+      .select(['id', 'created_at', 'expires_at'])
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirstOrThrow();
+    const hour = 60 * 60 * 1000;
+    const ttl = Date.parse(row.expires_at) - Date.parse(row.created_at);
+    expect(ttl).toBeGreaterThan(hour - 5000);
+    expect(ttl).toBeLessThanOrEqual(hour);
+
+    // The clock moves on by the link's hour and a second: the stored times move back by as much.
+    const shift = (ms: number) => (iso: string) => new Date(Date.parse(iso) - ms).toISOString();
+    const setTimes = (created_at: string, expires_at: string) =>
+      server.app.db
+        .updateTable('password_resets')
+        .set({ created_at, expires_at })
+        .where('id', '=', row.id)
+        .execute();
+    const late = shift(hour + 1000);
+    await setTimes(late(row.created_at), late(row.expires_at));
+    const expired = await post('/api/reset_password', { token, password: 'too late password' });
+    expect(expired.status).toBe(400);
+    expect(await expired.json()).toEqual({
+      error: 'This reset link is invalid or has expired. Please request a new one.',
+    });
+    expect((await post('/api/login', { email: user.email, password: user.password })).status).toBe(
+      200,
+    );
+    expect(
+      (await post('/api/login', { email: user.email, password: 'too late password' })).status,
+    ).toBe(401);
+
+    // The same link a minute before its end: only the time refused it.
+    const early = shift(hour - 60_000);
+    await setTimes(early(row.created_at), early(row.expires_at));
+    expect(
+      (await post('/api/reset_password', { token, password: 'in time password' })).status,
+    ).toBe(200);
   });
 
   it('answers the same message for an unknown email and sends no mail', async () => {
@@ -207,25 +261,47 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
   });
 });
 
-describe('auth rate limiting', () => {
+describe.each(testDialects())('auth rate limiting (%s)', (dialect) => {
+  const LIMIT = 3;
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { AUTH_RATE_LIMIT: '3' } });
+    server = await startTestServer({ dialect, env: { AUTH_RATE_LIMIT: String(LIMIT) } });
   });
   afterAll(() => server.close());
 
+  const post = (path: string, json: unknown) => server.request(path, { method: 'POST', json });
+
   it('answers 429 with Retry-After after AUTH_RATE_LIMIT login attempts', async () => {
-    const attempt = () =>
-      server.request('/api/login', {
-        method: 'POST',
-        json: { email: 'a@example.com', password: 'whatever1' },
-      });
-    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
-    const limited = await attempt();
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({
-      error: 'Rate limit exceeded. Please wait before retrying.',
-    });
+    const limited = await attemptsPastLimit(LIMIT, 401, () =>
+      post('/api/login', { email: 'a@example.com', password: 'whatever1' }),
+    );
+    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
+  });
+
+  it('limits registrations, and a refused one creates no account', async () => {
+    const email = (i: number) => `limited${i}-${dialect}@example.com`;
+    const register = (i: number) =>
+      post('/api/register', { email: email(i), password: 'long enough pw' });
+    await expectRateLimited(await attemptsPastLimit(LIMIT, 201, register), AUTH_WINDOW_SECONDS);
+    const accounts = await server.app.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'like', 'limited%')
+      .execute();
+    expect(accounts.map((a) => a.email).sort()).toEqual([email(0), email(1), email(2)]);
+  });
+
+  it('limits password-reset requests', async () => {
+    const limited = await attemptsPastLimit(LIMIT, 200, (i) =>
+      post('/api/request_password_reset', { email: `nobody${i}@example.com` }),
+    );
+    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
+  });
+
+  it('limits attempts at a reset token', async () => {
+    const limited = await attemptsPastLimit(LIMIT, 400, (i) =>
+      post('/api/reset_password', { token: `guess-${i}`, password: 'long enough pw' }),
+    );
+    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
   });
 });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPrefix } from '../../storage/storage';
+import { uploadOk } from '../files/test-helpers';
 import {
   registerUser,
   startTestServer,
@@ -85,7 +86,37 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
     expect((await server.request('/api/user', { token: other.access_token })).status).toBe(401);
   });
 
-  it('exports profile, files and chat history as user_data.csv', async () => {
+  it('refuses a weak or invalid new password with 400, and the old password still works', async () => {
+    const user = await registerUser(server);
+    const change = (json: unknown) =>
+      server.request('/api/change_password', { method: 'POST', token: user.token, json });
+    for (const [body, error] of [
+      [
+        { current_password: user.password, new_password: 'short' },
+        'new_password: Password must be at least 8 characters',
+      ],
+      [
+        { current_password: user.password, new_password: 'x'.repeat(129) },
+        'new_password: Password must be at most 128 characters',
+      ],
+      [{ current_password: user.password }, 'new_password: Required'],
+      [{ current_password: user.password, new_password: 12345678 }, /^new_password: /],
+    ] as const) {
+      const res = await change(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const message = (await res.json()).error;
+      if (typeof error === 'string') expect(message).toBe(error);
+      else expect(message).toMatch(error);
+    }
+    const login = (password: string) =>
+      server.request('/api/login', { method: 'POST', json: { email: user.email, password } });
+    expect((await login(user.password)).status).toBe(200);
+    expect((await login('short')).status).toBe(401);
+    // Nothing was changed, so the session was not ended either.
+    expect((await server.request('/api/user', { token: user.token })).status).toBe(200);
+  });
+
+  it("exports profile, files and chat history as user_data.csv, and no one else's files", async () => {
     const user = await registerUser(server, { first_name: 'Quote "me", please' });
     const me = await (await server.request('/api/user', { token: user.token })).json();
     const id = (
@@ -104,6 +135,11 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
         created_at: new Date().toISOString(),
       })
       .execute();
+    const notes = await uploadOk(server, user.token, 'notes.txt', 'hello world');
+    const table = await uploadOk(server, user.token, 'scores.csv', 'name,score\nada,10\n');
+    const stranger = await registerUser(server);
+    await uploadOk(server, stranger.token, 'stranger-secret.txt', 'not yours');
+
     const res = await server.request('/api/data-portability', { token: user.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="user_data.csv"');
@@ -111,6 +147,20 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
     expect(csv).toContain('profile,first_name,"Quote ""me"", please"');
     expect(csv).toContain(`profile,email,${user.email}`);
     expect(csv).toContain("chat,user,'=SUM(A1)");
+    const fileRows = csv.split('\r\n').filter((line) => line.startsWith('file,'));
+    expect(fileRows).toHaveLength(2);
+    expect(fileRows).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(`^file,txt,notes\\.txt,${notes.size} bytes,\\d{4}-\\d{2}-\\d{2}T`),
+        ),
+        expect.stringMatching(
+          new RegExp(`^file,csv,scores\\.csv,${table.size} bytes,\\d{4}-\\d{2}-\\d{2}T`),
+        ),
+      ]),
+    );
+    expect(notes).toMatchObject({ file_name: 'notes.txt', size: 11 });
+    expect(csv).not.toContain('stranger-secret');
   });
 
   it('deletes the account with every row and stored file, and its tokens stop working', async () => {

@@ -1,0 +1,36 @@
+import { expect } from 'vitest';
+
+/** The spec's answer to a client over its limit. */
+export const RATE_LIMITED = { error: 'Rate limit exceeded. Please wait before retrying.' };
+
+/**
+ * Makes `limit` attempts, each of which must get through with `status` (never 429), and answers
+ * the response to the next one.
+ */
+export async function attemptsPastLimit(
+  limit: number,
+  status: number,
+  attempt: (i: number) => Promise<Response>,
+): Promise<Response> {
+  for (let i = 0; i < limit; i++) {
+    const res = await attempt(i);
+    expect(res.status, `attempt ${i + 1} of ${limit}`).toBe(status);
+    await res.body?.cancel();
+  }
+  return attempt(limit);
+}
+
+/**
+ * A 429 in the spec's format, whose Retry-After (seconds) lies within the route's window and is
+ * not much shorter than it (the window began at the first of a quick run of attempts).
+ */
+export async function expectRateLimited(res: Response, windowSeconds: number) {
+  expect(res.status).toBe(429);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(windowSeconds / 2);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(await res.json()).toEqual(RATE_LIMITED);
+}
+
+/** AUTH_RATE_LIMIT's window: 15 minutes. */
+export const AUTH_WINDOW_SECONDS = 15 * 60;
