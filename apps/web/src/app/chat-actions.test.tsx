@@ -57,7 +57,8 @@ const A11Y = {
 async function analyze(user: ReturnType<typeof userEvent.setup>, url: string, choice: string) {
   await user.click(await screen.findByRole('button', { name: 'Add URL' }));
   const field = await screen.findByRole('textbox', { name: 'Web page address' });
-  expect(field).toHaveFocus();
+  // Focused by the form's effect, which may run after the field is first found.
+  await waitFor(() => expect(field).toHaveFocus());
   await user.type(field, `${url}{Enter}`);
   const dialog = within(await screen.findByRole('dialog', { name: 'Select Action for URL' }));
   await user.click(dialog.getByRole('button', { name: choice }));
@@ -170,6 +171,17 @@ describe('chat upload and question mode', () => {
     expect(
       await screen.findByText('Error in askQuestions: Unexpected response structure from backend.'),
     ).toBeInTheDocument();
+    expect(screen.queryByText('Loading...')).toBeNull();
+  });
+
+  it("an empty askQuestions answer posts 'No detailed response available.'", async () => {
+    const { user } = setup((req) =>
+      req.path === 'askQuestions' ? json(200, { response: '  ' }) : undefined,
+    );
+    await user.upload(await screen.findByTestId('chat-file-input'), new File(['x'], 'a.pdf'));
+    await user.click(await screen.findByRole('button', { name: 'Ask Questions' }));
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Q{Enter}');
+    expect(await screen.findByText('No detailed response available.')).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).toBeNull();
   });
 

@@ -73,7 +73,7 @@ describe('top bar', () => {
   it('signed out on a small screen: an icon menu with Login and Sign Up', async () => {
     const { user } = setup('/faq');
     await user.click(await screen.findByRole('button', { name: 'Login or sign up' }));
-    const menu = within(screen.getByRole('menu'));
+    const menu = within(await screen.findByRole('menu'));
     expect(menu.getByRole('menuitem', { name: 'Login' })).toHaveAttribute('href', '/login');
     expect(menu.getByRole('menuitem', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
   });
@@ -89,7 +89,7 @@ describe('top bar', () => {
     expect(banner.getByText('Ada')).toBeInTheDocument();
     expect(banner.getByRole('link', { name: 'Inkwell' })).toHaveAttribute('href', '/');
     await user.click(banner.getByRole('button', { name: 'Account menu' }));
-    await user.click(screen.getByRole('menuitem', { name: 'My Files' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'My Files' }));
     expect(await screen.findByRole('heading', { name: 'My Files' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Close My Files' }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'My Files' })).toBeNull());
@@ -106,7 +106,7 @@ describe('top bar', () => {
     );
     await user.click(await screen.findByRole('button', { name: 'Account menu' }));
     const started = Date.now();
-    await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     expect(await screen.findByText('Logging out...')).toBeInTheDocument();
     await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/), { timeout: 4000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);

@@ -111,3 +111,100 @@ export function renderWithProviders(
   );
   return { ...utils, queryClient };
 }
+
+export interface FakeXhrRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+/** An answer of the fake XHR: a status and a body, or `'network'` for a request that errors. */
+export type FakeXhrAnswer = { status: number; body?: unknown; progress?: number[] } | 'network';
+
+/**
+ * Stubs XMLHttpRequest (the upload's transport: fetch cannot report upload progress). `answer`
+ * decides each request's outcome; returns the requests sent, in order.
+ */
+export function mockXhr(answer: (req: FakeXhrRequest) => FakeXhrAnswer) {
+  const requests: FakeXhrRequest[] = [];
+  class FakeXhr {
+    upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    status = 0;
+    responseText = '';
+    private req: FakeXhrRequest = { method: '', url: '', headers: {}, body: undefined };
+    open(method: string, url: string) {
+      this.req = { ...this.req, method, url };
+    }
+    setRequestHeader(name: string, value: string) {
+      this.req.headers[name] = value;
+    }
+    send(body: unknown) {
+      this.req.body = body;
+      requests.push(this.req);
+      const result = answer(this.req);
+      setTimeout(() => {
+        if (result === 'network') {
+          this.onerror?.();
+          return;
+        }
+        for (const percent of result.progress ?? []) {
+          this.upload.onprogress?.({
+            lengthComputable: true,
+            loaded: percent,
+            total: 100,
+          } as ProgressEvent);
+        }
+        this.status = result.status;
+        this.responseText =
+          typeof result.body === 'string' ? result.body : JSON.stringify(result.body ?? null);
+        this.onload?.();
+      }, 0);
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  return requests;
+}
+
+interface FakeUtterance {
+  text: string;
+  onend: (() => void) | null;
+  onerror: (() => void) | null;
+}
+
+/**
+ * A page-wide speech queue like the browser's: one utterance at a time; cancel() stops it and
+ * fires its `end` event later (asynchronously, as browsers do).
+ */
+export function fakeSpeechSynthesis() {
+  const synth = {
+    current: null as FakeUtterance | null,
+    spoken: [] as string[],
+    speak: vi.fn((u: FakeUtterance) => {
+      synth.current = u;
+      synth.spoken.push(u.text);
+    }),
+    cancel: vi.fn(() => {
+      const stopped = synth.current;
+      synth.current = null;
+      if (stopped) setTimeout(() => stopped.onend?.(), 0);
+    }),
+    /** The utterance reaches its end by itself. */
+    finish() {
+      const done = synth.current;
+      synth.current = null;
+      done?.onend?.();
+    },
+  };
+  vi.stubGlobal('speechSynthesis', synth);
+  vi.stubGlobal(
+    'SpeechSynthesisUtterance',
+    class {
+      onend = null;
+      onerror = null;
+      constructor(readonly text: string) {}
+    },
+  );
+  return synth;
+}

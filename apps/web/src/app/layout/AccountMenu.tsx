@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
@@ -8,15 +8,19 @@ import Logout from '@mui/icons-material/Logout';
 import Person from '@mui/icons-material/Person';
 import { useNavigate } from 'react-router-dom';
 import { IconMenu } from '../../components/ui/IconMenu';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { useUiState } from '../ui-state';
-import { LogoutModal } from './LogoutModal';
 import { useLogoutFlow } from './use-logout-flow';
+
+// Loads on the first logout, outside what `/` loads to render.
+const LogoutModal = lazy(() => import('./LogoutModal').then((m) => ({ default: m.LogoutModal })));
 
 /** Signed in: the first name and the account menu (My Files, Account, Logout). */
 export function AccountMenu({ firstName }: { firstName: string }) {
   const navigate = useNavigate();
   const { openFileDrawer } = useUiState();
   const { loggingOut, start } = useLogoutFlow();
+  const logoutShown = useHasBeenTrue(loggingOut);
   const items: { label: string; icon: ReactNode; run: () => void }[] = [
     { label: 'My Files', icon: <FolderOpen fontSize="small" />, run: openFileDrawer },
     { label: 'Account', icon: <Person fontSize="small" />, run: () => navigate('/account') },
@@ -60,7 +64,11 @@ export function AccountMenu({ firstName }: { firstName: string }) {
           ))
         }
       </IconMenu>
-      <LogoutModal open={loggingOut} />
+      {logoutShown && (
+        <Suspense fallback={null}>
+          <LogoutModal open={loggingOut} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -4,6 +4,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import { NavLink } from 'react-router-dom';
+import { visuallyHidden } from '../../components/ui/visually-hidden';
 import { withBase } from '../../lib/base-path';
 import type { NavItem } from './nav-items';
 
@@ -70,12 +71,3 @@ export function NavEntry({ item, mini, nested, onNavigate, onContact }: Props) {
     </ListItem>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -15,6 +15,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import HelpOutline from '@mui/icons-material/HelpOutline';
 import { useNavigate } from 'react-router-dom';
 import { useSession } from '../../lib/session';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { DRAWER_WIDTH, DRAWER_WIDTH_CLOSED } from '../../theme/theme';
 import { useUiState } from '../ui-state';
 import { NavEntry } from './NavEntry';
@@ -31,6 +32,9 @@ export function SideDrawer({ permanent, panel }: Props) {
   const { navOpen, setNavOpen, openContact, requestNewTopic } = useUiState();
   const { isAuthenticated } = useSession();
   const [helpOpen, setHelpOpen] = useState(true);
+  // The temporary drawer stays mounted while closed; its panel (a fetch and a lazy chunk) waits
+  // for the first opening.
+  const panelWanted = useHasBeenTrue(navOpen);
   const navigate = useNavigate();
   const mini = permanent && !navOpen;
   const afterNavigate = () => {
@@ -89,7 +93,7 @@ export function SideDrawer({ permanent, panel }: Props) {
       </List>
       <Divider />
       <List>{(isAuthenticated ? MEMBER_LINKS : GUEST_LINKS).map(entry(false))}</List>
-      {panel && !mini && <Box sx={{ px: 1 }}>{panel}</Box>}
+      {panel && !mini && (permanent || panelWanted) && <Box sx={{ px: 1 }}>{panel}</Box>}
     </Box>
   );
 

@@ -1,7 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { menuLandmark } from './menu-landmark';
+
+// The popup loads on the first opening (the top bar's menus are in the first chunk).
+const Menu = lazy(() => import('@mui/material/Menu'));
 
 /**
  * An icon button that opens a menu, wired for assistive technology (haspopup, controls,
@@ -22,6 +25,7 @@ export function IconMenu({
 }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
+  const menuUsed = useHasBeenTrue(anchor !== null);
   return (
     <>
       <IconButton
@@ -34,15 +38,19 @@ export function IconMenu({
       >
         {icon}
       </IconButton>
-      <Menu
-        id={id}
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={close}
-        slotProps={{ root: menuLandmark(menuLabel) }}
-      >
-        {children(close)}
-      </Menu>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <Menu
+            id={id}
+            anchorEl={anchor}
+            open={Boolean(anchor)}
+            onClose={close}
+            slotProps={{ root: menuLandmark(menuLabel) }}
+          >
+            {children(close)}
+          </Menu>
+        </Suspense>
+      )}
     </>
   );
 }

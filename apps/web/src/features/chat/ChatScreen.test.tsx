@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/routes';
 import {
   callsTo,
+  fakeSpeechSynthesis,
   json,
   mockFetch,
   renderWithProviders,
@@ -142,6 +143,28 @@ describe('chat', () => {
     expect(screen.queryByRole('heading', { name: 'Hello, Ada!' })).toBeNull();
   });
 
+  it('restored history: the current prompt counter shows on the newest reply only', async () => {
+    setup((req) =>
+      req.path === 'chat/history'
+        ? json(200, {
+            messages: [
+              { id: 1, role: 'user', text: 'First question', created_at: '' },
+              { id: 2, role: 'assistant', text: 'First answer', created_at: '' },
+              { id: 3, role: 'user', text: 'Second question', created_at: '' },
+              { id: 4, role: 'assistant', text: 'Second answer', created_at: '' },
+            ],
+            current: 5,
+            max: 20,
+          })
+        : undefined,
+    );
+    const newest = (await screen.findByText('Second answer')).closest('article')!;
+    const older = screen.getByText('First answer').closest('article')!;
+    expect(within(newest).getByText('5 of 20')).toBeInTheDocument();
+    expect(within(older).queryByText(/ of 20$/)).toBeNull();
+    expect(screen.getAllByText(/^\d+ of 20$/)).toHaveLength(1);
+  });
+
   it('New Topic clears the server histories and the screen', async () => {
     const { user, fetchMock } = setup((req) =>
       req.path === 'chat/history'
@@ -177,19 +200,10 @@ describe('chat', () => {
     await user.click(screen.getByRole('button', { name: 'Read aloud' }));
     expect(alert).toHaveBeenCalledWith("Sorry, your browser doesn't support text to speech!");
 
-    const speak = vi.fn();
-    vi.stubGlobal('speechSynthesis', { speak, cancel: vi.fn() });
-    vi.stubGlobal(
-      'SpeechSynthesisUtterance',
-      class {
-        onend = null;
-        onerror = null;
-        constructor(readonly text: string) {}
-      },
-    );
+    const synth = fakeSpeechSynthesis();
     const button = screen.getByRole('button', { name: 'Read aloud' });
     await user.click(button);
-    expect(speak).toHaveBeenCalledWith(expect.objectContaining({ text: 'Answer text' }));
+    expect(synth.speak).toHaveBeenCalledWith(expect.objectContaining({ text: 'Answer text' }));
     expect(button).toHaveAttribute('aria-pressed', 'true');
     await user.click(button);
     expect(button).toHaveAttribute('aria-pressed', 'false');

@@ -1,11 +1,16 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
+import { visuallyHidden } from '../../components/ui/visually-hidden';
 import { useConversation, type ConversationMessage } from '../../lib/conversation';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSession } from '../../lib/session';
-import { visuallyHidden } from './components/MessageActions';
-import { MessageList } from './components/MessageList';
 import { WelcomeScreen } from './components/WelcomeScreen';
+
+// The list (virtualised, with the message actions) loads with the first message: the empty
+// screen `/` first renders shows the welcome alone.
+const MessageList = lazy(() =>
+  import('./components/MessageList').then((m) => ({ default: m.MessageList })),
+);
 
 /**
  * The chat home at `/`: the welcome while there are no messages, otherwise the conversation
@@ -31,7 +36,9 @@ export function ChatScreen({
             <Box component="h1" sx={visuallyHidden}>
               Chat
             </Box>
-            <MessageList messages={messages} actions={messageActions} />
+            <Suspense fallback={null}>
+              <MessageList messages={messages} actions={messageActions} />
+            </Suspense>
           </>
         )}
       </Box>

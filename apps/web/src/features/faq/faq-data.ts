@@ -31,9 +31,9 @@ export const FAQ_ITEMS: FaqItem[] = [
       'You can read the public pages without one. To chat, upload files or analyse pages, sign up with your email address and a password of 8 to 128 characters, then sign in.',
   },
   {
-    question: 'How does the chat work?',
+    question: 'How does the chat work, and can I use my voice?',
     answer:
-      'Type a question of up to 1000 characters in the box at the bottom of the home page and press Enter (Shift+Enter adds a new line). Each reply shows a counter of the prompts you have used. Choose New Topic in the menu to start over.',
+      'Type a question of up to 1000 characters in the box at the bottom of the home page and press Enter (Shift+Enter adds a new line). Each reply shows a counter of the prompts you have used. Choose New Topic in the menu to start over. You can also speak instead of typing: press the Voice input (microphone) button, ask your question in English, and your words appear in the box when you stop talking. To hear a reply, press its Read aloud button; press it again to stop. Voice input and read-aloud use your browser’s speech features, so they work only in browsers that support them; otherwise a message tells you so.',
   },
   {
     question: 'Which files can I upload, and how large can they be?',

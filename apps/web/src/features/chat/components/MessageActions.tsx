@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
+import { visuallyHidden } from '../../../components/ui/visually-hidden';
 import Typography from '@mui/material/Typography';
 import Check from '@mui/icons-material/Check';
 import ContentCopy from '@mui/icons-material/ContentCopy';
@@ -67,12 +68,3 @@ export function MessageActions({
     </Box>
   );
 }
-
-export const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -7,7 +7,8 @@ import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import Person from '@mui/icons-material/Person';
 import SmartToy from '@mui/icons-material/SmartToy';
 import type { ConversationMessage, MessageType } from '../../../lib/conversation';
-import { MessageActions, visuallyHidden } from './MessageActions';
+import { visuallyHidden } from '../../../components/ui/visually-hidden';
+import { MessageActions } from './MessageActions';
 
 const Markdown = lazy(() => import('./Markdown').then((m) => ({ default: m.Markdown })));
 

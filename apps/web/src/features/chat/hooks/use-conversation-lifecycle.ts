@@ -28,10 +28,11 @@ export function useConversationLifecycle({
     let cancelled = false;
     getChatHistory()
       .then((history) => {
-        conversation.setUsage({ current: history.current, max: history.max });
+        const usage = { current: history.current, max: history.max };
+        conversation.setUsage(usage);
         // Something typed meanwhile wins over the restored history.
         if (cancelled || conversation.getState().messages.length > 0) return;
-        conversation.replaceAll(history.messages.map(toMessage));
+        conversation.replaceAll(withCounter(history.messages.map(toMessage), usage));
       })
       .catch(() => undefined);
     return () => {
@@ -55,4 +56,17 @@ function toMessage(m: {
   text: string;
 }): ConversationMessage {
   return { id: `h${m.id}`, type: m.role === 'user' ? 'user' : 'ai', text: m.text };
+}
+
+/**
+ * The prompt counter on restored replies (spec §1: each ai reply carries `n of max`). The history
+ * has only today's count, not the count after each old reply, so it goes on the newest reply alone:
+ * the count after that reply is the current one. Older replies show none rather than a wrong one.
+ */
+function withCounter(
+  messages: ConversationMessage[],
+  usage: { current: number; max: number },
+): ConversationMessage[] {
+  const newest = messages.findLastIndex((m) => m.type === 'ai');
+  return messages.map((m, i) => (i === newest ? { ...m, counter: usage } : m));
 }

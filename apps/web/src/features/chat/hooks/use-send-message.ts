@@ -1,7 +1,14 @@
 import { useState } from 'react';
 import { conversation } from '../../../lib/conversation';
-import { askQuestion } from '../api/ask-question';
-import { sendChatMessage } from '../api/send-chat-message';
+
+// Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
+async function loadChatApi() {
+  const [ask, chat] = await Promise.all([
+    import('../api/ask-question'),
+    import('../api/send-chat-message'),
+  ]);
+  return { askQuestion: ask.askQuestion, sendChatMessage: chat.sendChatMessage };
+}
 
 export const LOADING_TEXT = 'Loading...';
 export const NO_RESPONSE = 'No detailed response available.';
@@ -21,9 +28,10 @@ export function useSendMessage() {
     conversation.add({ type: 'user', text });
     const placeholder = conversation.add({ type: 'ai', text: LOADING_TEXT, isLoading: true });
     const target = conversation.getState().questionTarget;
+    if (target) conversation.setQuestionTarget(null);
     try {
+      const { askQuestion, sendChatMessage } = await loadChatApi();
       if (target) {
-        conversation.setQuestionTarget(null);
         const result = await askQuestion(target, text);
         if ('error' in result) {
           conversation.remove(placeholder);

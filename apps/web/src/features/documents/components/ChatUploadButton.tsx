@@ -1,10 +1,15 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import AttachFile from '@mui/icons-material/AttachFile';
-import { FeedbackSnackbar, type Feedback } from '../../../components/ui/FeedbackSnackbar';
+import type { Feedback } from '../../../components/ui/FeedbackSnackbar';
+import { useHasBeenTrue } from '../../../lib/use-has-been-true';
 import { UPLOAD_ACCEPT, validateUpload } from '../../../lib/validate-upload';
 import type { DocumentAction } from '../document-actions';
 
+// The snackbar loads with the first rejected file, outside what `/` loads to render.
+const FeedbackSnackbar = lazy(() =>
+  import('../../../components/ui/FeedbackSnackbar').then((m) => ({ default: m.FeedbackSnackbar })),
+);
 const SelectFileActionDialog = lazy(() =>
   import('./SelectFileActionDialog').then((m) => ({ default: m.SelectFileActionDialog })),
 );
@@ -23,6 +28,7 @@ export function ChatUploadButton({
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const snackbarUsed = useHasBeenTrue(feedback !== null);
 
   function pick(chosen: File | undefined) {
     if (!chosen) return;
@@ -62,7 +68,11 @@ export function ChatUploadButton({
           />
         </Suspense>
       )}
-      <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
+      {snackbarUsed && (
+        <Suspense fallback={null}>
+          <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -29,6 +29,17 @@ describe('FaqPage', () => {
     }
   });
 
+  it('explains voice input and read-aloud (spec §1 features), within the 13 questions', async () => {
+    expect(FAQ_ITEMS).toHaveLength(13);
+    const answers = FAQ_ITEMS.map((i) => i.answer);
+    expect(answers.some((a) => /Voice input/.test(a) && /English/.test(a))).toBe(true);
+    expect(answers.some((a) => /Read aloud/.test(a) && /again to stop/.test(a))).toBe(true);
+    const user = userEvent.setup();
+    renderWithProviders(<FaqPage />);
+    await user.type(screen.getByRole('searchbox', { name: 'Search FAQs' }), 'read aloud');
+    expect(screen.getByText('How does the chat work, and can I use my voice?')).toBeInTheDocument();
+  });
+
   it('filters questions and answers case-insensitively, and says when nothing matches', async () => {
     const user = userEvent.setup();
     renderWithProviders(<FaqPage />);

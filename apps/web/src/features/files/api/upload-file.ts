@@ -15,8 +15,15 @@ export async function uploadFile(
   try {
     let result = await send(file, onProgress);
     if (result.status === 401) {
-      await refreshAccessToken().catch(() => undefined);
-      result = await send(file, onProgress);
+      // Retried only with a fresh token (as apiRequest does): a failed refresh fails the upload.
+      let refreshed = false;
+      try {
+        await refreshAccessToken();
+        refreshed = true;
+      } catch (err) {
+        reportError(`Token refresh failed: ${(err as Error).message}`);
+      }
+      if (refreshed) result = await send(file, onProgress);
     }
     if (result.status < 200 || result.status >= 300) {
       throw new ApiError(messageForStatus(result.status), result.status, errorOf(result.body));

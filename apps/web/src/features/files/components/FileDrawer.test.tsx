@@ -6,8 +6,10 @@ import {
   callsTo,
   json,
   mockFetch,
+  mockXhr,
   renderWithProviders,
   signIn,
+  type FakeXhrAnswer,
   type MockHandler,
 } from '../../../test/utils';
 
@@ -33,7 +35,7 @@ function setup(handler: MockHandler = () => undefined, route = '/') {
 
 async function openDrawer(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: 'Account menu' }));
-  await user.click(screen.getByRole('menuitem', { name: 'My Files' }));
+  await user.click(await screen.findByRole('menuitem', { name: 'My Files' }));
   return within(await screen.findByRole('dialog', { name: 'My Files' }));
 }
 
@@ -252,5 +254,99 @@ describe('file drawer', () => {
     await user.click(dialog.getByRole('button', { name: 'Close' }));
     await user.dblClick(await drawer.findByText('report.pdf'));
     expect(await screen.findByText('Unsupported file type')).toBeInTheDocument();
+  });
+});
+
+describe('file drawer messages (spec §8)', () => {
+  const UPLOADED = {
+    message: 'File uploaded successfully!',
+    file: { id: 9, file_name: 'new.txt', type: 'txt', size: 5, created_at: '' },
+  };
+
+  async function uploadThroughDrawer(answer: FakeXhrAnswer) {
+    const uploads = mockXhr(() => answer);
+    const { user } = setup();
+    await openDrawer(user);
+    const input = await screen.findByTestId('drawer-file-input');
+    fireEvent.change(input, { target: { files: [new File(['hello'], 'new.txt')] } });
+    const dialog = within(await screen.findByRole('dialog', { name: 'File Upload Status' }));
+    return { dialog, uploads };
+  }
+
+  it.each<[string, FakeXhrAnswer, string]>([
+    ["the server's message on success", { status: 201, body: UPLOADED }, UPLOADED.message],
+    [
+      "the server's error text",
+      {
+        status: 413,
+        body: {
+          error: 'Your storage is full (100 MB per account). Delete some files to upload more.',
+        },
+      },
+      'Your storage is full (100 MB per account). Delete some files to upload more.',
+    ],
+    [
+      "'Failed to upload file.' when the server sends no error text",
+      { status: 500, body: '<html>Internal Server Error</html>' },
+      'Failed to upload file.',
+    ],
+    [
+      "'Upload failed: <message>' when no answer arrives",
+      'network',
+      'Upload failed: An error occurred. Please check your internet connection and try again.',
+    ],
+  ])('upload status shows %s', async (_name, answer, message) => {
+    const { dialog, uploads } = await uploadThroughDrawer(answer);
+    const alert = await dialog.findByRole('alert');
+    expect(alert.textContent).toBe(message);
+    expect(uploads).toHaveLength(1);
+    expect(dialog.getByRole('button', { name: 'Close' })).toBeEnabled();
+  });
+
+  it("Sentiment Analysis with an empty answer posts 'No sentiment analysis response'", async () => {
+    const { user } = setup((req) =>
+      req.path === 'bulk-sentiment-analysis'
+        ? json(200, {
+            response: ' ',
+            overall: { label: 'neutral', score: 0 },
+            items: [],
+            ai: false,
+          })
+        : undefined,
+    );
+    await menuAction(user, 'Sentiment Analysis');
+    expect(await screen.findByText('No sentiment analysis response')).toBeInTheDocument();
+    expect(screen.getByText('Sentiment Analysis completed for report.pdf.')).toBeInTheDocument();
+  });
+
+  it('a failed download says Error downloading the file <name>. with the reason', async () => {
+    const { user } = setup((req) =>
+      req.path === 'download_file/7' ? json(404, { error: 'File not found' }) : undefined,
+    );
+    await menuAction(user, 'Download');
+    expect(
+      await screen.findByText('Error downloading the file report.pdf. File not found'),
+    ).toBeInTheDocument();
+  });
+
+  it('failed deletes say Error deleting the file <name>. / Failed to delete the files.', async () => {
+    const { user } = setup((req) =>
+      req.method === 'DELETE' ? Promise.reject(new TypeError('Failed to fetch')) : undefined,
+    );
+    await menuAction(user, 'Delete');
+    let confirm = within(await screen.findByRole('dialog', { name: 'Confirm Deletion' }));
+    await user.click(confirm.getByRole('button', { name: 'Delete' }));
+    const network = 'An error occurred. Please check your internet connection and try again.';
+    expect(
+      await screen.findByText(`Error deleting the file report.pdf. ${network}`),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Actions for notes.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete All' }));
+    confirm = within(await screen.findByRole('dialog', { name: 'Confirm Deletion' }));
+    await user.click(confirm.getByRole('button', { name: 'Delete All' }));
+    expect(await screen.findByText(`Failed to delete the files. ${network}`)).toBeInTheDocument();
+    // The files are still listed.
+    const drawer = within(screen.getByRole('dialog', { name: 'My Files' }));
+    expect(drawer.getByText('report.pdf')).toBeInTheDocument();
   });
 });

@@ -9,7 +9,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Slider from '@mui/material/Slider';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { PREVIEW_ZOOM, type FileItem } from '@inkwell/contract';
+import { ALLOWED_EXTENSIONS, PREVIEW_ZOOM, type FileItem } from '@inkwell/contract';
+import { ApiError } from '../../../lib/api-client';
+import { API_MESSAGES } from '../../../lib/api-messages';
 import { filePreviewQuery } from '../api/get-file-preview';
 import { PreviewBody } from './PreviewBody';
 
@@ -17,19 +19,50 @@ const PdfPreview = lazy(() => import('./PdfPreview').then((m) => ({ default: m.P
 
 export const UNSUPPORTED = 'Unsupported file type';
 
+/**
+ * Why a preview failed. 'Unsupported file type' only when the type really is unsupported: a type
+ * the app cannot preview, or the server saying so (415, or its `Unsupported file type` error).
+ * Anything else (no connection, a missing file, a server fault) gets the general text of spec §8
+ * for that failure, with the server's own error under it when it sent one.
+ */
+export function previewFailure(err: unknown): { message: string; detail?: string } {
+  if (!(err instanceof ApiError)) return { message: API_MESSAGES.other };
+  if (err.status === 415 || err.serverMessage?.startsWith(UNSUPPORTED)) {
+    return { message: UNSUPPORTED };
+  }
+  const detail =
+    err.serverMessage && err.serverMessage !== err.message ? err.serverMessage : undefined;
+  return { message: err.message, detail };
+}
+
+const isPreviewable = (type: string) => (ALLOWED_EXTENSIONS as readonly string[]).includes(type);
+
 /** 'File Preview': a zoom slider (10–40, default 16), a spinner while loading, then the content. */
 export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: () => void }) {
   const [zoom, setZoom] = useState<number>(PREVIEW_ZOOM.default);
-  const preview = useQuery(filePreviewQuery(file.id));
+  const previewable = isPreviewable(file.type);
+  const preview = useQuery({ ...filePreviewQuery(file.id), enabled: previewable });
   const spinner = (
     <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
       <CircularProgress aria-label="Loading preview" />
     </Box>
   );
   let body;
-  if (preview.isPending) body = spinner;
-  else if (preview.isError) body = <Typography color="error">{UNSUPPORTED}</Typography>;
-  else if (preview.data.kind === 'pdf') {
+  if (!previewable) body = <Typography color="error">{UNSUPPORTED}</Typography>;
+  else if (preview.isPending) body = spinner;
+  else if (preview.isError) {
+    const { message, detail } = previewFailure(preview.error);
+    body = (
+      <Box role="alert">
+        <Typography color="error">{message}</Typography>
+        {detail && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {detail}
+          </Typography>
+        )}
+      </Box>
+    );
+  } else if (preview.data.kind === 'pdf') {
     body = (
       <Suspense fallback={spinner}>
         <PdfPreview data={preview.data.data} zoom={zoom} />
@@ -56,7 +89,15 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
           sx={{ maxWidth: 240 }}
         />
       </Box>
-      <DialogContent dividers sx={{ minHeight: 200 }}>
+      <DialogContent
+        dividers
+        sx={{ minHeight: 200 }}
+        // The pdf's pages scroll here (the other previews scroll inside PreviewBody, which is
+        // focusable itself): keyboard users reach and scroll them through this region.
+        {...(previewable && preview.data?.kind === 'pdf'
+          ? { tabIndex: 0, role: 'region', 'aria-label': `Preview of ${file.file_name}` }
+          : {})}
+      >
         {body}
       </DialogContent>
       <DialogActions>

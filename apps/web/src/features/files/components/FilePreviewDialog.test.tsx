@@ -1,0 +1,55 @@
+import { screen, within } from '@testing-library/react';
+import type { FileItem } from '@inkwell/contract';
+import { describe, expect, it } from 'vitest';
+import { API_MESSAGES } from '../../../lib/api-messages';
+import { callsTo, json, mockFetch, renderWithProviders, signIn } from '../../../test/utils';
+import { FilePreviewDialog } from './FilePreviewDialog';
+
+const NOTES: FileItem = { id: 8, file_name: 'notes.txt', type: 'txt', size: 10, created_at: '' };
+
+function open(answer: () => Response | Promise<Response>, file: FileItem = NOTES) {
+  signIn('Ada');
+  const fetchMock = mockFetch((req) =>
+    req.path === `preview_file/${file.id}` ? answer() : undefined,
+  );
+  renderWithProviders(<FilePreviewDialog file={file} onClose={() => undefined} />);
+  return { fetchMock, dialog: within(screen.getByRole('dialog', { name: file.file_name })) };
+}
+
+describe('file preview errors', () => {
+  it.each([
+    ['a 415', () => json(415, { error: 'Unsupported Media Type' })],
+    ["the server's 'Unsupported file type'", () => json(400, { error: 'Unsupported file type' })],
+  ])("says 'Unsupported file type' for %s", async (_name, answer) => {
+    const { dialog } = open(answer);
+    expect(await dialog.findByRole('alert')).toHaveTextContent(/^Unsupported file type$/);
+  });
+
+  it("says 'Unsupported file type' for a type it cannot preview, without asking the server", async () => {
+    const odd = { ...NOTES, id: 9, file_name: 'a.odt', type: 'odt' } as unknown as FileItem;
+    const { dialog, fetchMock } = open(() => json(200, {}), odd);
+    expect(dialog.getByText('Unsupported file type')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'preview_file/9')).toHaveLength(0);
+  });
+
+  it('no network response: the connection message of spec §8, not a file type problem', async () => {
+    const { dialog } = open(() => Promise.reject(new TypeError('Failed to fetch')));
+    const alert = await dialog.findByRole('alert');
+    expect(alert).toHaveTextContent(API_MESSAGES.network);
+    expect(dialog.queryByText('Unsupported file type')).toBeNull();
+  });
+
+  it("other failures: the spec's general message with the server's error under it", async () => {
+    const { dialog } = open(() => json(404, { error: 'File not found' }));
+    const alert = within(await dialog.findByRole('alert'));
+    expect(alert.getByText('An error occurred. Please try again.')).toBeInTheDocument();
+    expect(alert.getByText('File not found')).toBeInTheDocument();
+    expect(dialog.queryByText('Unsupported file type')).toBeNull();
+  });
+
+  it('a rate-limited preview says so', async () => {
+    const { dialog } = open(() => json(429, { error: API_MESSAGES.rateLimited }));
+    const alert = await dialog.findByRole('alert');
+    expect(alert).toHaveTextContent(/^Rate limit exceeded\. Please wait before retrying\.$/);
+  });
+});
