@@ -66,6 +66,18 @@ describe('account: sign up, sign in, reset, profile, data, deletion', () => {
     await at('');
     await visible(page.getByRole('heading', { name: `Hello, ${user.firstName}!` }));
     expect(await storage('firstName')).toBe(user.firstName);
+
+    // The logout modal in dark.
+    await chooseTheme(page, 'dark');
+    await page.reload();
+    await expectTheme(page, 'dark');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await visible(modal);
+    await expectNoAxeViolations(page, 'logout modal (dark)');
+    await at('login', 5_000);
+    await hidden(modal);
+    expect(await storage('accessToken')).toBeNull();
   });
 
   it('shows the server error for a wrong password and stays signed out', async () => {

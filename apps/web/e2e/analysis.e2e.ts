@@ -1,46 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_MARK, startProductAi, type OpenAITestServer } from './support/ai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AI_MARK } from './support/ai';
+import { useAnalysedSite } from './support/analysed-site';
 import { expectNoAxeViolations } from './support/axe';
 import { useScenario } from './support/scenario';
 import { hidden, holdRequests, visible } from './support/ui';
 import { signedInAsNewUser } from './support/users';
 
-/** A page with known problems: an image without alt text, no meta description, no lang. */
-const PAGE = `<!doctype html>
-<html><head><title>Harbour lights</title></head>
-<body><main><h1>Harbour lights</h1>
-<img src="lamp.png" width="10" height="10">
-<p>The harbour has three lights.</p></main></body></html>`;
-
 describe('page analysis: accessibility and SEO of a locally served page', () => {
-  let ai: OpenAITestServer | undefined;
-  let site: Server | undefined;
+  const site = useAnalysedSite();
   let pageUrl = '';
-  beforeAll(async () => {
-    site = createServer((req, res) => {
-      if (req.url === '/robots.txt') {
-        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-      } else if (req.url === '/harbour.html') {
-        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE);
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((r) => site!.listen(0, '127.0.0.1', r));
-    pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/harbour.html`;
+  beforeAll(() => {
+    pageUrl = site.url('/harbour.html');
   });
-  const s = useScenario({
-    env: async () => {
-      ai = await startProductAi();
-      return { AI_BASE_URL: ai.url };
-    },
-  });
-  afterAll(async () => {
-    await ai?.close();
-    await new Promise((r) => site?.close(r));
-  });
+  const s = useScenario({ ai: {} });
 
   const articles = () => s.page.getByRole('log', { name: 'Conversation' }).getByRole('article');
 
@@ -80,7 +52,7 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
     await visible(result, 'accessibility insights', 30_000);
     await visible(result.getByText(/Accessibility score \d+\/100/));
     await visible(result.getByRole('link', { name: 'image-alt' }));
-    const sent = ai!.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
+    const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('image-alt');
   });
 
@@ -93,6 +65,22 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
     await visible(result, 'seo insights', 30_000);
     await visible(result.getByText(/SEO score \d+\/100/));
     await visible(result.getByText(/Failed \(\d+\)/));
+    // The page's known problem (no meta description) is reported as failed, its title as passed.
+    const group = (title: 'Failed' | 'Passed') =>
+      result
+        .locator('p', { hasText: new RegExp(`^${title} \\(\\d+\\)$`) })
+        .locator('xpath=following-sibling::ul[1]')
+        .getByRole('listitem')
+        .allTextContents();
+    const failed = await group('Failed');
+    const passed = await group('Passed');
+    expect(failed).toContain(
+      'Document has a meta description: No <meta name="description"> element.',
+    );
+    expect(passed.filter((a) => a.startsWith('Document has a meta description'))).toEqual([]);
+    expect(passed).toContain('Document has a <title> element: Title: "Harbour lights"');
+    const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(sent).toContain('meta-description failed');
   });
 
   it('reports a page that cannot be fetched as a failure in the chat', async () => {

@@ -1,23 +1,32 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AI_MARK, startProductAi, type OpenAITestServer } from './support/ai';
+import mammoth from 'mammoth';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+import { AI_MARK } from './support/ai';
 import { expectNoAxeViolations } from './support/axe';
 import { useScenario } from './support/scenario';
 import { chooseTheme, expectTheme, hidden, holdRequests, THEMES, visible } from './support/ui';
 import { signedInAsNewUser } from './support/users';
 
+/** The text of every page of a pdf (pdf.js, as the server's reader does), spaces collapsed. */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    useSystemFonts: false,
+    isEvalSupported: false,
+  }).promise;
+  let text = '';
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    text += `${content.items.map((i) => ('str' in i ? i.str : '')).join(' ')}\n`;
+  }
+  await pdf.destroy();
+  return text.replace(/\s+/g, ' ');
+}
+
 describe('chat: streamed replies, counter, new topic, translation, reply download', () => {
-  let ai: OpenAITestServer | undefined;
-  const s = useScenario({
-    env: async () => {
-      // Small pauses between streamed pieces, so the reply visibly arrives piece by piece.
-      ai = await startProductAi({ pieceDelayMs: 60 });
-      return { AI_BASE_URL: ai.url };
-    },
-  });
-  afterAll(async () => {
-    await ai?.close();
-  });
+  // Small pauses between streamed pieces, so the reply visibly arrives piece by piece.
+  const s = useScenario({ ai: { pieceDelayMs: 60 } });
 
   const input = () => s.page.getByRole('textbox', { name: 'Message' });
   const sendButton = () => s.page.getByRole('button', { name: 'Send' });
@@ -88,7 +97,7 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
     ).toBe(true);
     const partial = seen.filter((t) => t.includes('You said:') && !t.includes(finalText));
     expect(partial.length, `partial replies seen: ${JSON.stringify(seen)}`).toBeGreaterThan(0);
-    expect(ai!.requests.at(-1)?.stream).toBe(true);
+    expect(s.ai.requests.at(-1)?.stream).toBe(true);
 
     // Shift+Enter is a new line; Enter sends.
     await input().fill('line one');
@@ -119,7 +128,7 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
     expect((await input().inputValue()).length).toBe(1000);
     await visible(page.getByText('1000/1000'));
 
-    ai!.setFailure({ status: 500 });
+    s.ai.setFailure({ status: 500 });
     try {
       const answered = page.waitForResponse((r) => r.url().endsWith('/api/chat'));
       await input().fill('This one fails');
@@ -129,7 +138,7 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
       await expect.poll(() => articles().count()).toBe(1);
       await hidden(page.getByText('Loading...'));
     } finally {
-      ai!.setFailure({});
+      s.ai.setFailure({});
     }
   });
 
@@ -187,11 +196,10 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
       dialog.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(pdf.suggestedFilename()).toBe('sea-haiku.pdf');
-    expect(
-      readFileSync(await pdf.path())
-        .subarray(0, 5)
-        .toString(),
-    ).toBe('%PDF-');
+    const pdfBytes = readFileSync(await pdf.path());
+    expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // The reply's text is in the document, not just a valid empty file.
+    expect(await pdfText(pdfBytes)).toContain('You said: Write a haiku about the sea');
 
     await lastArticle().getByRole('button', { name: 'Download reply' }).click();
     await visible(dialog);
@@ -201,28 +209,32 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
       dialog.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(docx.suggestedFilename()).toBe('downloaded_file.docx');
-    expect(
-      readFileSync(await docx.path())
-        .subarray(0, 2)
-        .toString(),
-    ).toBe('PK');
+    const docxBytes = readFileSync(await docx.path());
+    expect(docxBytes.subarray(0, 2).toString()).toBe('PK');
+    const { value: docxText } = await mammoth.extractRawText({ buffer: docxBytes });
+    expect(docxText).toContain('You said: Write a haiku about the sea');
   });
 
   it('small screen: Add Options expands to Upload and Add URL; no character counter', async () => {
     const { page, server } = s;
     await page.setViewportSize({ width: 360, height: 740 });
     await signedInAsNewUser(page, server);
-    await input().fill('abc');
-    expect(await page.getByText('3/1000').isVisible()).toBe(false);
-    const upload = page.getByRole('button', { name: 'Upload file' });
-    await hidden(upload);
-    const options = page.getByRole('button', { name: 'Add Options' });
-    expect(await options.getAttribute('aria-expanded')).toBe('false');
-    await options.click();
-    await visible(upload);
-    await visible(page.getByRole('button', { name: 'Add URL' }));
-    expect(await options.getAttribute('aria-expanded')).toBe('true');
-    await expectNoAxeViolations(page, 'small screen chat with options (light)');
+    for (const theme of THEMES) {
+      await chooseTheme(page, theme);
+      await page.reload();
+      await expectTheme(page, theme);
+      await input().fill('abc');
+      expect(await page.getByText('3/1000').isVisible()).toBe(false);
+      const upload = page.getByRole('button', { name: 'Upload file' });
+      await hidden(upload);
+      const options = page.getByRole('button', { name: 'Add Options' });
+      expect(await options.getAttribute('aria-expanded')).toBe('false');
+      await options.click();
+      await visible(upload);
+      await visible(page.getByRole('button', { name: 'Add URL' }));
+      expect(await options.getAttribute('aria-expanded')).toBe('true');
+      await expectNoAxeViolations(page, `small screen chat with options (${theme})`);
+    }
   });
 
   it('has no axe violations on the chat with messages and its dialogs, in light and dark', async () => {

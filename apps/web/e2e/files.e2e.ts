@@ -1,24 +1,22 @@
 import { readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AI_MARK, startProductAi, type OpenAITestServer } from './support/ai';
+import { describe, expect, it } from 'vitest';
+import { makeDocx } from '../../server/src/features/documents/reader/test-fixtures';
+import { AI_MARK } from './support/ai';
 import { expectNoAxeViolations } from './support/axe';
-import { openMyFiles, sixFixtures, uploadViaApi } from './support/files';
+import { openMyFiles, pickFile, sixFixtures, uploadViaApi } from './support/files';
 import { useScenario } from './support/scenario';
 import { chooseTheme, expectTheme, hidden, holdRequests, THEMES, visible } from './support/ui';
 import { signedInAsNewUser } from './support/users';
 
+/** Known mistakes (Harper finds exactly these three) and clearly positive and negative lines. */
+const MISTAKES = 'This is an test. Their going to the store tomorow.';
+const CORRECTED = "This is a test. They're going to the store tomorrow.";
+const POSITIVE = 'I love this product, it is wonderful and works great!';
+const NEGATIVE = 'Terrible quality. I hate it, a horrible waste of money.';
+
 describe('files: upload, preview, rename, download, delete, document actions', () => {
-  let ai: OpenAITestServer | undefined;
-  const s = useScenario({
-    env: async () => {
-      ai = await startProductAi();
-      return { AI_BASE_URL: ai.url };
-    },
-  });
-  afterAll(async () => {
-    await ai?.close();
-  });
+  const s = useScenario({ ai: {} });
 
   const statusDialog = () => s.page.getByRole('dialog', { name: 'File Upload Status' });
   const fileMenu = async (drawer: Locator, fileName: string) => {
@@ -39,11 +37,11 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     for (const [i, f] of fixtures.entries()) {
       // The first upload is held at the network, so its in-progress state can be seen.
       const release = i === 0 ? await holdRequests(page, '**/api/upload_file') : () => {};
-      const [chooser] = await Promise.all([
-        page.waitForEvent('filechooser'),
-        drawer.getByRole('button', { name: 'Upload File' }).click(),
-      ]);
-      await chooser.setFiles({ name: f.name, mimeType: f.mimeType, buffer: f.buffer });
+      await pickFile(drawer.getByRole('button', { name: 'Upload File' }), {
+        name: f.name,
+        mimeType: f.mimeType,
+        buffer: f.buffer,
+      });
       const dialog = statusDialog();
       await visible(dialog);
       await visible(dialog.getByText(f.name));
@@ -96,11 +94,7 @@ describe('files: upload, preview, rename, download, delete, document actions', (
       },
     ];
     for (const { file, message } of attempts) {
-      const [chooser] = await Promise.all([
-        page.waitForEvent('filechooser'),
-        drawer.getByRole('button', { name: 'Upload File' }).click(),
-      ]);
-      await chooser.setFiles(file);
+      await pickFile(drawer.getByRole('button', { name: 'Upload File' }), file);
       await visible(statusDialog().getByText(message));
       await statusDialog().getByRole('button', { name: 'Close' }).click();
       await hidden(statusDialog());
@@ -110,11 +104,7 @@ describe('files: upload, preview, rename, download, delete, document actions', (
 
     // The chat's upload button checks the same rules and clears its input.
     for (const { file, message } of attempts) {
-      const [chooser] = await Promise.all([
-        page.waitForEvent('filechooser'),
-        page.getByRole('button', { name: 'Upload file' }).click(),
-      ]);
-      await chooser.setFiles(file);
+      await pickFile(page.getByRole('button', { name: 'Upload file' }), file);
       await visible(page.getByRole('alert').filter({ hasText: message }));
       // The rejected file does not stay selected.
       const values = await page
@@ -148,12 +138,29 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     await visible(list.getByText('keeper-notes.txt'));
     expect(await list.getByText('notes.txt', { exact: true }).count()).toBe(0);
 
+    // Renamed again behind the UI's back (the list keeps its cached name): the download must be
+    // named by the server's Content-Disposition, not by the listed name. The non-ASCII name only
+    // survives through its RFC 5987 `filename*` (the plain `filename` reads "phare-_t_.txt").
+    const auth = { Authorization: `Bearer ${tokens.access_token}` };
+    const listed = await fetch(`${server.url}api/my_files`, { headers: auth });
+    const { files } = (await listed.json()) as { files: { id: number; file_name: string }[] };
+    const stored = files.find((f) => f.file_name === 'keeper-notes.txt');
+    expect(stored, JSON.stringify(files)).toBeDefined();
+    const renamed = await fetch(`${server.url}api/rename_file/${stored!.id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ new_name: 'phare-été' }),
+    });
+    expect(renamed.status, await renamed.clone().text()).toBe(200);
+    await visible(list.getByText('keeper-notes.txt'));
+    expect(await list.getByText('phare-été.txt').count()).toBe(0);
+
     const menu = await fileMenu(drawer, 'keeper-notes.txt');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       menu.getByRole('menuitem', { name: 'Download' }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('keeper-notes.txt');
+    expect(download.suggestedFilename()).toBe('phare-été.txt');
     expect(readFileSync(await download.path(), 'utf8')).toBe('Keeper notes, day one.\n');
 
     await (
@@ -209,7 +216,16 @@ describe('files: upload, preview, rename, download, delete, document actions', (
   it('proofreads, analyses sentiment, summarizes and translates a stored file to French', async () => {
     const { page, server } = s;
     const { tokens } = await signedInAsNewUser(page, server);
-    const doc = (await sixFixtures()).find((f) => f.name.endsWith('.docx'))!;
+    const doc = {
+      name: 'letter.docx',
+      buffer: await makeDocx([
+        'Dear keeper,',
+        'The new lens arrives on Monday.',
+        MISTAKES,
+        POSITIVE,
+        NEGATIVE,
+      ]),
+    };
     await uploadViaApi(server, tokens.access_token, doc.name, doc.buffer);
     await page.goto(`${server.url}account`);
 
@@ -236,11 +252,64 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     await visible(
       articles().filter({ hasText: `Proofread completed for ${doc.name}.` }),
       'proofread',
-      20_000,
+      // The first proofread starts the grammar checker (WebAssembly), slow on a busy machine.
+      30_000,
     );
     // The step stays as a plain system message, no longer loading.
     expect(await step.getAttribute('aria-busy')).toBeNull();
+    // The result: the model's notes, then the corrected text with each known mistake's
+    // correction marked, and the list of issues.
+    const proofread = articles().filter({ hasText: AI_MARK.proofread });
+    await visible(proofread, 'proofread result');
+    await visible(proofread.getByText('Corrected text (3 issues)'));
+    const corrected = proofread.getByRole('region', { name: 'Corrected text' });
+    expect(await corrected.textContent()).toContain(CORRECTED);
+    expect(await corrected.textContent()).not.toContain('tomorow');
+    expect(await corrected.locator('mark').allTextContents()).toEqual(['a', "They're", 'tomorrow']);
+    expect(
+      await corrected.locator('mark').filter({ hasText: 'tomorrow' }).getAttribute('title'),
+    ).toMatch(/tomorow/);
+    const issues = await proofread.getByRole('listitem').allTextContents();
+    expect(issues).toHaveLength(3);
+    expect(issues.some((i) => /^Spelling: .*tomorow.*\(suggested: tomorrow\b/.test(i))).toBe(true);
+
     await run('Sentiment Analysis', `Sentiment Analysis completed for ${doc.name}.`);
+    // The result: the model's overview, the overall figure, a bar per label, a row per paragraph.
+    const sentiment = articles().filter({ hasText: AI_MARK.sentiment });
+    await visible(sentiment, 'sentiment result');
+    await visible(sentiment.getByText('Overall: positive (0.08)'));
+    const bars = sentiment
+      .getByRole('list', { name: 'Sentiment distribution' })
+      .getByRole('listitem');
+    expect(await bars.allTextContents()).toEqual(['positive2', 'neutral2', 'negative1']);
+    // Each bar's fill is its share of the items (2/5, 2/5, 1/5).
+    expect(
+      await bars.evaluateAll((items) =>
+        items.map((li) => {
+          const track = li.children[1]!;
+          const fill = track.firstElementChild!;
+          const ratio = fill.getBoundingClientRect().width / track.getBoundingClientRect().width;
+          return Math.round(ratio * 100) / 100;
+        }),
+      ),
+    ).toEqual([0.4, 0.4, 0.2]);
+    const table = sentiment.getByRole('region', { name: 'Sentiment by item' });
+    const cells = (text: string) =>
+      table.getByRole('row').filter({ hasText: text }).getByRole('cell').allTextContents();
+    expect(await table.getByRole('row').count()).toBe(6);
+    expect(await cells(POSITIVE)).toEqual([POSITIVE, 'positive', '0.92']);
+    expect(await cells(NEGATIVE)).toEqual([NEGATIVE, 'negative', '-0.92']);
+    expect(await cells(MISTAKES)).toEqual([MISTAKES, 'neutral', '0.00']);
+
+    // Both results in the conversation, in light and (toggled in place) dark.
+    await expectNoAxeViolations(page, 'chat with proofread and sentiment results (light)');
+    await page.getByRole('button', { name: 'Change theme' }).click();
+    await expectTheme(page, 'dark');
+    await visible(proofread);
+    await expectNoAxeViolations(page, 'chat with proofread and sentiment results (dark)');
+    await page.getByRole('button', { name: 'Change theme' }).click();
+    await expectTheme(page, 'light');
+
     await run('Summarize', AI_MARK.summary);
 
     const drawer = await openMyFiles(page);
@@ -266,17 +335,33 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     expect(
       await articles().filter({ hasText: 'The new lens arrives on Monday.' }).count(),
     ).toBeGreaterThan(0);
-  });
+
+    // The same dialog in dark.
+    await chooseTheme(page, 'dark');
+    await page.reload();
+    await expectTheme(page, 'dark');
+    const darkDrawer = await openMyFiles(page);
+    await (
+      await fileMenu(darkDrawer, doc.name)
+    )
+      .getByRole('menuitem', { name: 'Translate' })
+      .click();
+    await visible(language);
+    await expectNoAxeViolations(page, 'Select Translation Language dialog (dark)');
+    await language.getByRole('button', { name: 'Cancel' }).click();
+    await hidden(language);
+    // Four document actions and four axe scans: more than the default 60 s on a busy machine.
+  }, 120_000);
 
   it('asks a question about an uploaded document in question mode', async () => {
     const { page, server } = s;
     await signedInAsNewUser(page, server);
     const pdf = (await sixFixtures()).find((f) => f.name.endsWith('.pdf'))!;
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Upload file' }).click(),
-    ]);
-    await chooser.setFiles({ name: pdf.name, mimeType: pdf.mimeType, buffer: pdf.buffer });
+    await pickFile(page.getByRole('button', { name: 'Upload file' }), {
+      name: pdf.name,
+      mimeType: pdf.mimeType,
+      buffer: pdf.buffer,
+    });
     const choose = page.getByRole('dialog', { name: 'Select Action for file' });
     await visible(choose);
     await visible(choose.getByText(pdf.name));
@@ -292,10 +377,24 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     await visible(articles().filter({ hasText: AI_MARK.answer }), 'answer', 20_000);
     // The question mode ends after one question.
     expect(await input.getAttribute('placeholder')).toBe('Ask anything');
-    const asked = ai!.requests.find((r) =>
+    const asked = s.ai.requests.find((r) =>
       r.messages.some((m) => m.content.includes('answer questions about a document')),
     );
     expect(JSON.stringify(asked?.messages)).toContain('storm');
+
+    // The same dialog in dark.
+    await chooseTheme(page, 'dark');
+    await page.reload();
+    await expectTheme(page, 'dark');
+    await pickFile(page.getByRole('button', { name: 'Upload file' }), {
+      name: pdf.name,
+      mimeType: pdf.mimeType,
+      buffer: pdf.buffer,
+    });
+    await visible(choose.getByText(pdf.name));
+    await expectNoAxeViolations(page, 'Select Action for file dialog (dark)');
+    await choose.getByRole('button', { name: 'Cancel' }).click();
+    await hidden(choose);
   });
 
   it('has no axe violations in the file drawer, file menu and file dialogs, light and dark', async () => {
@@ -332,11 +431,11 @@ describe('files: upload, preview, rename, download, delete, document actions', (
         await hidden(dialog);
       }
 
-      const [chooser] = await Promise.all([
-        page.waitForEvent('filechooser'),
-        drawer.getByRole('button', { name: 'Upload File' }).click(),
-      ]);
-      await chooser.setFiles({ name: 'x.png', mimeType: 'image/png', buffer: Buffer.from('x') });
+      await pickFile(drawer.getByRole('button', { name: 'Upload File' }), {
+        name: 'x.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('x'),
+      });
       await visible(statusDialog().getByRole('alert'));
       await expectNoAxeViolations(page, `File Upload Status dialog (${theme})`);
       await statusDialog().getByRole('button', { name: 'Close' }).click();

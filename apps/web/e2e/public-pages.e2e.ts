@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/axe';
 import { useScenario } from './support/scenario';
-import { chooseTheme, expectTheme, THEMES, visible } from './support/ui';
+import { chooseTheme, expectTheme, hidden, THEMES, visible } from './support/ui';
 
 describe('public pages under a non-root base path', () => {
   const s = useScenario();
@@ -47,10 +47,29 @@ describe('public pages under a non-root base path', () => {
   it('filters the FAQ case-insensitively and says when nothing matches', async () => {
     await s.page.goto(`${s.server.url}faq`);
     const search = s.page.getByRole('searchbox', { name: 'Search FAQs' });
+    const question = (text: string) => s.page.getByRole('button', { name: text, exact: true });
+    const sizes = question('Which files can I upload, and how large can they be?');
+    const storage = question('How much storage do I have?');
+    // Unfiltered, every question is listed.
+    await visible(sizes);
+    await visible(storage);
+    await visible(question('What is Inkwell?'));
+
     await search.fill('MEGABYTES-THAT-DO-NOT-EXIST');
     await expect.poll(() => s.page.getByText('No results found.').isVisible()).toBe(true);
+    await hidden(sizes);
+
+    // "10 MB" is only in the answer about file sizes (upper case there).
     await search.fill('10 mb');
     await expect.poll(() => s.page.getByText('No results found.').isVisible()).toBe(false);
+    await visible(sizes);
+    await hidden(storage);
+    await hidden(question('What is Inkwell?'));
+
+    // A word of a question, in another case, matches that question.
+    await search.fill('STORAGE');
+    await visible(storage);
+    await hidden(sizes);
   });
 
   it('serves the static terms and privacy pages', async () => {

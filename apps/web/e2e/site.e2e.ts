@@ -122,7 +122,7 @@ describe('site: contact form, cookie consent, alert banner, small screens', () =
     expect(await banner.count()).toBe(0);
   });
 
-  it('Decline hides the banner, stores no "true" consent, and is remembered', async () => {
+  it('Decline stores myAppCookieConsent=false for about 365 days, hides the banner, is remembered', async () => {
     const { page, context, server } = s;
     await context.setExtraHTTPHeaders({ 'X-Forwarded-For': VISITOR_IP });
     await page.goto(server.url);
@@ -134,7 +134,10 @@ describe('site: contact form, cookie consent, alert banner, small screens', () =
     await banner.getByRole('button', { name: 'Decline' }).click();
     await hidden(banner);
     const cookie = (await context.cookies()).find((c) => c.name === CONSENT);
-    expect(cookie?.value).not.toBe('true');
+    expect(cookie?.value).toBe('false');
+    const days = (cookie!.expires - Date.now() / 1000) / DAY_S;
+    expect(days).toBeGreaterThan(364);
+    expect(days).toBeLessThanOrEqual(365.01);
     await page.reload();
     await visible(page.getByRole('heading', { name: 'Hello!' }));
     expect(await banner.count()).toBe(0);
@@ -197,5 +200,19 @@ describe('site: contact form, cookie consent, alert banner, small screens', () =
     await nav.getByRole('button', { name: 'Contact', exact: true }).click();
     await hidden(nav);
     await visible(page.getByRole('dialog', { name: 'Contact Us' }));
+
+    // The guest menu and the temporary drawer in dark.
+    await chooseTheme(page, 'dark');
+    await page.goto(server.url);
+    await expectTheme(page, 'dark');
+    await visible(page.getByRole('heading', { name: 'Hello!' }));
+    await page.getByRole('button', { name: 'Login or sign up' }).click();
+    await visible(page.getByRole('menuitem', { name: 'Sign Up' }));
+    await expectNoAxeViolations(page, 'small screen guest menu (dark)');
+    await page.keyboard.press('Escape');
+    await hidden(page.getByRole('menuitem', { name: 'Sign Up' }));
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await visible(nav);
+    await expectNoAxeViolations(page, 'small screen drawer (dark)');
   });
 });

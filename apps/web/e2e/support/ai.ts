@@ -6,7 +6,7 @@ import {
   type OpenAITestServerOptions,
 } from '../../../server/test/openai-test-server';
 
-export type { OpenAITestServer };
+export type { OpenAITestServer, OpenAITestServerOptions };
 
 /** Marks each kind of AI answer so a scenario can tell which feature produced a message. */
 export const AI_MARK = {

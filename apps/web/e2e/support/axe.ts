@@ -38,7 +38,23 @@ export async function expectNoAxeViolations(page: Page, label: string) {
       { timeout: 5_000 },
     )
     .catch(() => {});
-  const results = await new AxeBuilder({ page }).analyze();
+  // Endless animations (spinners, indeterminate progress) are paused for the scan: a still frame
+  // reads the same colours, and axe runs several times faster on it.
+  const playEndless = (play: boolean) =>
+    page.evaluate((resume) => {
+      for (const a of document.getAnimations()) {
+        if (a.effect?.getComputedTiming().iterations !== Infinity) continue;
+        if (resume) a.play();
+        else a.pause();
+      }
+    }, play);
+  await playEndless(false);
+  let results;
+  try {
+    results = await new AxeBuilder({ page }).analyze();
+  } finally {
+    await playEndless(true).catch(() => {}); // the page may have gone
+  }
   const summary = results.violations.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes

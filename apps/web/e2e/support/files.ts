@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { FileChooser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
   makeDocx,
@@ -93,4 +93,10 @@ export async function openMyFiles(page: Page) {
   await visible(drawer);
   await visible(drawer.getByRole('button', { name: 'Upload File' }));
   return drawer;
+}
+
+/** Clicks an upload button and picks `file` in the file chooser it opens. */
+export async function pickFile(button: Locator, file: Parameters<FileChooser['setFiles']>[0]) {
+  const [chooser] = await Promise.all([button.page().waitForEvent('filechooser'), button.click()]);
+  await chooser.setFiles(file);
 }

@@ -1,10 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startProductAi, type OpenAITestServer, type OpenAITestServerOptions } from './ai';
 import { launchBrowser, newContext, saveFailure } from './browser';
 import { startProductServer, type ProductServer } from './product-server';
 
 export interface Scenario {
   server: ProductServer;
+  /** The product's fake AI, when the scenario asked for one (`ai` option). */
+  ai: OpenAITestServer;
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -12,22 +15,30 @@ export interface Scenario {
 
 /**
  * One server and one browser per file; a fresh context and page per test, with screenshot and
- * trace saved when the test fails.
+ * trace saved when the test fails. With `ai`, the product's fake AI (support/ai.ts) is started
+ * first and the server uses it.
  */
 export function useScenario(
   opts: {
     env?: () => Promise<Record<string, string>> | Record<string, string>;
     viewport?: { width: number; height: number };
+    ai?: OpenAITestServerOptions;
   } = {},
 ): Scenario {
   const s = {} as Scenario;
   beforeAll(async () => {
-    s.server = await startProductServer(opts.env ? await opts.env() : {});
+    const env = { ...(opts.env ? await opts.env() : {}) };
+    if (opts.ai) {
+      s.ai = await startProductAi(opts.ai);
+      env.AI_BASE_URL = s.ai.url;
+    }
+    s.server = await startProductServer(env);
     s.browser = await launchBrowser();
   });
   afterAll(async () => {
     await s.browser?.close();
     await s.server?.stop();
+    await s.ai?.close();
   });
   let problems: string[] = [];
   beforeEach(async () => {
