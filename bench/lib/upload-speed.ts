@@ -1,20 +1,25 @@
 import path from 'node:path';
 import { encodeForm, send } from './raw-http';
 import { startDiscardServer } from './discard-server';
-import { median, pageCacheWriteSeconds, syncedWriteSeconds } from './disk-write';
+import {
+  median,
+  pageCacheWriteSeconds,
+  sustainedWriteBytesPerSecond,
+  syncedWriteSeconds,
+} from './disk-write';
 import { mb, memoryOf, resetPeak, result } from './machine';
 import { startServerProcess } from './product-server';
 
 const ROUNDS = 5;
 
 /**
- * Uploads `file` as a pdf through the real server, beside two raw write speeds of the same bytes
- * to the same filesystem (the server's DATA_DIR), taken in turn with the uploads so that all see
- * the same load:
- * - page cache: writeFileSync without fsync only copies into memory; shown for reference;
- * - fsync'd: write + fsync, the disk's durable write speed. The target uses this one: the product
- *   fsyncs every upload before recording it (a file the user was told is saved must survive a
- *   power cut), so durable writing is what it does and what it can fairly be held to.
+ * Uploads `file` as a pdf through the real server, beside raw write speeds to the same filesystem
+ * (the server's DATA_DIR), taken in turn with the uploads so that all see the same load:
+ * - the disk's raw write speed, the target's baseline: a sustained sequential write (256 MiB,
+ *   then fsync, as `dd conv=fdatasync` measures a disk);
+ * - the same bytes as the upload, written and fsync'd: a burst the write cache in front of the
+ *   disk absorbs; the product fsyncs every upload too, so this is the fastest it could store them;
+ * - the same bytes without fsync: the page cache, memory speed; for reference.
  * The upload figure is the whole HTTP request as the client sees it, up to the 201 answer. The
  * client is a plain node:http request with the multipart body encoded beforehand, as a browser
  * streams a file: fetch + FormData in Node costs the client alone more than half the disk's
@@ -54,6 +59,7 @@ export async function measureUpload(file: Buffer) {
       await upload(name);
       await post(discard.url, name);
     }
+    const sustained: number[] = [sustainedWriteBytesPerSecond(rawFile)];
     const cached: number[] = [];
     const synced: number[] = [];
     const uploads: number[] = [];
@@ -63,6 +69,7 @@ export async function measureUpload(file: Buffer) {
       synced.push(syncedWriteSeconds(rawFile, file));
       uploads.push(await upload(`upload-${i}.pdf`));
       discarded.push((await post(discard.url, `upload-${i}.pdf`)).seconds);
+      if (i % 2 === 1) sustained.push(sustainedWriteBytesPerSecond(rawFile));
     }
 
     // Memory over exactly one upload: the peak above the resident size just before it.
@@ -72,7 +79,7 @@ export async function measureUpload(file: Buffer) {
     await post(`${server.url}/api/upload_file`, 'memory.pdf');
     const peakDelta = Math.max(0, memoryOf(server.pid).peak - idle.rss);
 
-    report(file.length, { cached, synced, uploads, discarded }, peakDelta);
+    report(file.length, median(sustained), { cached, synced, uploads, discarded }, peakDelta);
   } finally {
     await Promise.all([server.stop(), discard.stop()]);
   }
@@ -80,6 +87,7 @@ export async function measureUpload(file: Buffer) {
 
 function report(
   bytes: number,
+  diskBytesPerSecond: number,
   times: { cached: number[]; synced: number[]; uploads: number[]; discarded: number[] },
   peakDelta: number,
 ) {
@@ -91,16 +99,22 @@ function report(
     speed(times.uploads),
     speed(times.discarded),
   ];
+  const disk = mb(diskBytesPerSecond);
+  const ofDisk = (upload / disk) * 100;
   const ofSynced = (upload / synced) * 100;
   console.log(
-    `raw write of the ${mb(bytes).toFixed(1)} MB file to DATA_DIR: fsync'd ${synced.toFixed(0)} MB/s ` +
-      `(${ms(times.synced)}), the target's baseline; page cache only ${cached.toFixed(0)} MB/s ` +
-      `(${ms(times.cached)}), no fsync: memory speed, for reference`,
+    `raw disk write speed in DATA_DIR: ${disk.toFixed(0)} MB/s (256 MiB sequential + fsync, median ` +
+      `of 3), the target's baseline`,
   );
   console.log(
-    `upload ${upload.toFixed(0)} MB/s (${ms(times.uploads)}, fsync'd like the baseline) = ` +
-      `${ofSynced.toFixed(0)} % of the fsync'd write (target ≥ 50 %), ` +
-      `${((upload / cached) * 100).toFixed(0)} % of the page-cache write`,
+    `the ${mb(bytes).toFixed(1)} MB file written directly: fsync'd ${synced.toFixed(0)} MB/s ` +
+      `(${ms(times.synced)}; a burst the write cache absorbs), page cache only ` +
+      `${cached.toFixed(0)} MB/s (${ms(times.cached)}, memory speed)`,
+  );
+  console.log(
+    `upload ${upload.toFixed(0)} MB/s (${ms(times.uploads)}, fsync'd before it answers) = ` +
+      `${ofDisk.toFixed(0)} % of the raw disk write speed (target ≥ 50 %); ` +
+      `${ofSynced.toFixed(0)} % of the fsync'd burst, ${((upload / cached) * 100).toFixed(0)} % of the page-cache write`,
   );
   console.log(
     `the same upload to a server that discards it: ${discarded.toFixed(0)} MB/s ` +
@@ -110,17 +124,19 @@ function report(
   console.log(
     `server peak memory +${mb(peakDelta).toFixed(1)} MB during an upload of ${mb(bytes).toFixed(1)} MB`,
   );
-  result({ name: "raw disk write, fsync'd", value: synced, unit: 'MB/s' });
+  result({ name: 'raw disk write speed (sustained, fsync)', value: disk, unit: 'MB/s' });
+  result({ name: "file-sized write, fsync'd", value: synced, unit: 'MB/s' });
   result({ name: 'raw disk write, page cache only', value: cached, unit: 'MB/s' });
   result({ name: 'upload speed', value: upload, unit: 'MB/s' });
   result({ name: 'upload speed to a discarding server', value: discarded, unit: 'MB/s' });
   result({
-    name: "upload speed / raw disk write speed (fsync'd)",
-    value: ofSynced,
+    name: 'upload speed / raw disk write speed',
+    value: ofDisk,
     unit: '%',
     target: '≥ 50 %',
-    met: ofSynced >= 50,
+    met: ofDisk >= 50,
   });
+  result({ name: "upload speed / file-sized fsync'd write", value: ofSynced, unit: '%' });
   result({
     name: 'server peak memory during 10 MB upload',
     value: peakDelta / bytes,
