@@ -80,7 +80,7 @@ describe('chat list with 1,000 messages', () => {
           previousY = y;
           return still;
         },
-        { message: 'the list done scrolling', intervals: [300], timeout: 10_000 },
+        { message: 'the list done scrolling', interval: 300, timeout: 10_000 },
       )
       .toBe(true);
 
