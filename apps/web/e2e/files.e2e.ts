@@ -132,7 +132,18 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     expect(await name.inputValue()).toBe('notes');
     await visible(rename.getByText('.txt'));
     expect(await rename.getByRole('button', { name: 'Rename' }).isDisabled()).toBe(true);
-    await name.fill('keeper-notes');
+    // The field opens focused with the name selected: typing replaces it.
+    await expect
+      .poll(
+        () =>
+          name.evaluate(
+            (el: HTMLInputElement) =>
+              el === document.activeElement && el.selectionStart === 0 && el.selectionEnd === 5,
+          ),
+        { message: 'the name focused and selected' },
+      )
+      .toBe(true);
+    await page.keyboard.type('keeper-notes');
     await rename.getByRole('button', { name: 'Rename' }).click();
     await hidden(rename);
     await visible(list.getByText('keeper-notes.txt'));

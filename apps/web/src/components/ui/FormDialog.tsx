@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import Button from '@mui/material/Button';
 import Dialog, { type DialogProps } from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -23,6 +23,7 @@ export function FormDialog({
   primary,
   describedBy,
   maxWidth = 'xs',
+  initialFocus,
   children,
 }: {
   /** Prefix of the element ids; the title is `${id}-title`. */
@@ -32,6 +33,12 @@ export function FormDialog({
   primary?: DialogPrimaryAction;
   describedBy?: string;
   maxWidth?: DialogProps['maxWidth'];
+  /**
+   * A text field to focus, its text selected, once the dialog is open (instead of the dialog
+   * itself): set when the dialog exists to edit that text. Done when the opening transition ends,
+   * after the menu that opened the dialog has handed the focus back.
+   */
+  initialFocus?: RefObject<HTMLInputElement | null>;
   children: ReactNode;
 }) {
   return (
@@ -42,6 +49,14 @@ export function FormDialog({
       aria-describedby={describedBy}
       fullWidth
       maxWidth={maxWidth}
+      slotProps={{
+        transition: {
+          onEntered: () => {
+            initialFocus?.current?.focus();
+            initialFocus?.current?.select();
+          },
+        },
+      }}
     >
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>{children}</DialogContent>

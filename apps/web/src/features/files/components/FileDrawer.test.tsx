@@ -193,8 +193,11 @@ describe('file drawer', () => {
     const field = dialog.getByRole('textbox', { name: 'New name' });
     expect(field).toHaveValue('report');
     expect(dialog.getByText('.pdf')).toBeInTheDocument();
-    await user.clear(field);
-    await user.type(field, 'final');
+    // Opened focused with the name selected: typing replaces it.
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveProperty('selectionStart', 0);
+    expect(field).toHaveProperty('selectionEnd', 'report'.length);
+    await user.keyboard('final');
     await user.click(dialog.getByRole('button', { name: 'Rename' }));
     expect(await screen.findByText('Renamed to final.pdf.')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'rename_file/7')[0]![1]!.body).toBe('{"new_name":"final"}');

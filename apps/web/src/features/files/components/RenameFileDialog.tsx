@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { renameFileRequestSchema } from '@inkwell/contract';
@@ -11,7 +11,10 @@ export function splitName(fileName: string): { base: string; ext: string } {
     : { base: fileName, ext: '' };
 }
 
-/** 'Rename File': the new name without extension; the original extension is a fixed suffix. */
+/**
+ * 'Rename File': the new name without extension; the original extension is a fixed suffix. The
+ * field opens focused with the name selected, as in a desktop file manager: typing replaces it.
+ */
 export function RenameFileDialog({
   fileName,
   busy,
@@ -29,6 +32,7 @@ export function RenameFileDialog({
   const [name, setName] = useState(base);
   const [error, setError] = useState('');
   const shown = error || serverError || '';
+  const input = useRef<HTMLInputElement>(null);
 
   function submit() {
     const parsed = renameFileRequestSchema.safeParse({ new_name: name });
@@ -41,12 +45,14 @@ export function RenameFileDialog({
       id="rename"
       title="Rename File"
       onClose={onClose}
+      initialFocus={input}
       primary={{ label: 'Rename', disabled: busy || name.trim() === base, onClick: submit }}
     >
       <TextField
         id="rename-name"
         label="New name"
         value={name}
+        inputRef={input}
         fullWidth
         margin="normal"
         error={Boolean(shown)}
