@@ -22,6 +22,7 @@ import { probeModel } from './llama-probe';
 import type { Config } from '../../config';
 import { downloadModel, planModelFile, type ModelFileSettings } from './model-file';
 import { Pool } from './sequence-pool';
+import { SystemPrefix } from './system-prefix';
 import { estimateTokens } from './token-estimate';
 
 /**
@@ -44,6 +45,8 @@ type State =
        * the model's Jinja template against each built-in wrapper: 0.2-0.9 s per request on 2 cores.
        */
       chatWrapper: ChatWrapper;
+      /** Keeps each sequence's system-message tokens evaluated between requests. */
+      prefix: SystemPrefix;
       /** The class, from the lazily imported module. */
       Chat: typeof LlamaChat;
     };
@@ -161,7 +164,9 @@ export class LlamaModelProvider implements LanguageModel {
       throw new ModelUnavailableError(this.status().reason ?? 'not ready');
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-    const sequence = await ready.pool.acquire(signal);
+    const system = turns[0]?.role === 'system' ? turns[0].content : undefined;
+    // A sequence that already holds this system message skips evaluating it.
+    const sequence = await ready.pool.acquire(signal, (s) => ready.prefix.holds(s, system));
     const chat = new ready.Chat({
       contextSequence: sequence,
       chatWrapper: ready.chatWrapper,
@@ -202,11 +207,15 @@ export class LlamaModelProvider implements LanguageModel {
       }
       if (failure !== undefined) throw this.mapError(failure, opts.signal);
     } finally {
-      // Reached on success, error, abort and on a consumer that stopped early: free the sequence.
+      // Reached on success, error, abort and on a consumer that stopped early: free the sequence,
+      // which keeps only its system message (SystemPrefix).
       stop.abort();
       await generation;
       chat.dispose({ disposeSequence: false });
-      await sequence.clearHistory().catch(() => {});
+      await ready.prefix
+        .keepOnly(sequence, system)
+        .catch(() => sequence.clearHistory())
+        .catch(() => {});
       if (this.state.kind === 'ready') ready.pool.release(sequence);
     }
   }
@@ -282,13 +291,15 @@ export class LlamaModelProvider implements LanguageModel {
       );
       this.assertOpen();
       const sequences = Array.from({ length: this.tuning.sequences }, () => context.getSequence());
+      const chatWrapper = resolveChatWrapper(model);
       this.state = {
         kind: 'ready',
         llama,
         model,
         context,
         pool: new Pool(sequences),
-        chatWrapper: resolveChatWrapper(model),
+        chatWrapper,
+        prefix: new SystemPrefix(model, chatWrapper),
         Chat: LlamaChat,
       };
       this.log.info(

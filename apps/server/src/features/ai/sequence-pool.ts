@@ -19,9 +19,11 @@ export class Pool<T> {
     return this.waiting.length;
   }
 
-  acquire(signal?: AbortSignal): Promise<T> {
+  /** A free item (one that `prefer` accepts, if any does), or the next one released. */
+  acquire(signal?: AbortSignal, prefer?: (item: T) => boolean): Promise<T> {
     signal?.throwIfAborted();
-    const item = this.free.pop();
+    const preferred = prefer ? this.free.findIndex(prefer) : -1;
+    const item = preferred >= 0 ? this.free.splice(preferred, 1)[0] : this.free.pop();
     if (item !== undefined) return Promise.resolve(item);
     return new Promise<T>((resolve, reject) => {
       const waiter = { resolve, reject, signal };

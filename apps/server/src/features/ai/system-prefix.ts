@@ -1,0 +1,70 @@
+import type { ChatWrapper, LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
+
+/** System messages whose tokens are remembered (the chat's, each document action's, …). */
+const REMEMBERED = 32;
+
+/**
+ * Prompt caching for the embedded model. Every chat starts with the same system message, and so
+ * does every call of one document action (a long summary makes dozens): a sequence keeps those
+ * tokens evaluated between requests, and node-llama-cpp skips evaluating them again when the next
+ * prompt starts with them. On a CPU that prompt evaluation is most of the time to the first token.
+ *
+ * Only the system turn is kept, never a user's own turns: a kept conversation would let another
+ * user's reply time reveal what someone asked. The kept tokens are checked against the sequence
+ * before they stay; anything else clears it.
+ */
+export class SystemPrefix {
+  private readonly known = new Map<string, Token[]>();
+
+  constructor(
+    private readonly model: Pick<LlamaModel, 'tokenizer'>,
+    private readonly chatWrapper: ChatWrapper,
+  ) {}
+
+  /**
+   * The tokens every prompt with this system message starts with, whatever follows: the common
+   * start of two renderings that differ only in the user's text (so the chat template's own
+   * tokens after the system turn are included, and no user text ever is).
+   */
+  tokens(system: string): Token[] {
+    const seen = this.known.get(system);
+    if (seen) return seen;
+    const render = (user: string) =>
+      this.chatWrapper
+        .generateContextState({
+          chatHistory: [
+            { type: 'system', text: system },
+            { type: 'user', text: user },
+            { type: 'model', response: [] },
+          ],
+        })
+        .contextText.tokenize(this.model.tokenizer);
+    const a = render('a');
+    const b = render('b');
+    let n = 0;
+    while (n < a.length && a[n] === b[n]) n++;
+    const prefix = a.slice(0, n);
+    if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value!);
+    this.known.set(system, prefix);
+    return prefix;
+  }
+
+  /** Whether the sequence holds this system message's tokens already (a request there skips them). */
+  holds(sequence: LlamaContextSequence, system: string | undefined): boolean {
+    if (system === undefined) return false;
+    const prefix = this.tokens(system);
+    return prefix.length > 0 && startsWith(sequence, prefix);
+  }
+
+  /** After a request: the sequence keeps the system message's tokens and nothing after them. */
+  async keepOnly(sequence: LlamaContextSequence, system: string | undefined): Promise<void> {
+    const keep = system === undefined ? 0 : this.tokens(system).length;
+    if (keep === 0 || !this.holds(sequence, system)) return sequence.clearHistory();
+    const end = sequence.nextTokenIndex;
+    if (end > keep) await sequence.eraseContextTokenRanges([{ start: keep, end }]);
+  }
+}
+
+function startsWith(sequence: LlamaContextSequence, prefix: Token[]): boolean {
+  return sequence.compareContextTokens(prefix).firstDifferentIndex >= prefix.length;
+}
