@@ -7,6 +7,9 @@ import { migrateToLatest } from './migrate';
 import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** SQLite's sync setting for every ordinary commit (see openSqlite); withUnsyncedCommit restores it. */
+export const SQLITE_DURABLE_SYNC = 'synchronous = FULL';
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
@@ -39,7 +42,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // saved (its bytes are fsync'd before the row is written), and the start-up sweep would then
   // delete it. (withUnsyncedCommit lowers it for one write that no user saved.)
   file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = FULL');
+  file.pragma(SQLITE_DURABLE_SYNC);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Db, Dialect } from './database';
+import { SQLITE_DURABLE_SYNC, type Db, type Dialect } from './database';
 import type { Database } from './schema';
 
 /**
@@ -27,7 +27,7 @@ export function withUnsyncedCommit<T>(
     try {
       return await conn.transaction().execute(write);
     } finally {
-      await sql`pragma synchronous = full`.execute(conn);
+      await sql.raw(`pragma ${SQLITE_DURABLE_SYNC}`).execute(conn);
     }
   });
 }

@@ -105,6 +105,27 @@ describe('apiRequest', () => {
     expect(callsTo(fetchMock, 'token/refresh')).toHaveLength(1);
   });
 
+  it('retries without a second refresh when a 401 arrives after another request refreshed', async () => {
+    signedIn();
+    let answerLate: () => void = () => {};
+    const late = new Promise<void>((r) => (answerLate = r));
+    const fetchMock = mockFetch(async (req) => {
+      if (req.path === 'token/refresh') {
+        return json(200, { access_token: 'new-access', refresh_token: 'new-refresh' });
+      }
+      const fresh = req.headers.get('Authorization') === 'Bearer new-access';
+      // 'slow' was sent with the old token; its 401 comes once 'fast' has refreshed and retried.
+      if (req.path === 'slow' && !fresh) await late;
+      return fresh ? json(200, req.path) : json(401, {});
+    });
+    const slow = apiRequest('slow');
+    await expect(apiRequest('fast')).resolves.toBe('fast');
+    answerLate();
+    await expect(slow).resolves.toBe('slow');
+    expect(callsTo(fetchMock, 'token/refresh')).toHaveLength(1);
+    expect(localStorage.getItem('refreshToken')).toBe('new-refresh');
+  });
+
   it('does not refresh for calls made without a token (auth: false)', async () => {
     signedIn();
     const fetchMock = mockFetch((req) =>

@@ -54,14 +54,20 @@ export async function apiRequest<T = unknown>(
 ): Promise<T> {
   const { auth = true, log = true } = options;
   try {
+    const sentWith = session.getAccessToken();
     let response = await send(path, options);
     if (response.status === 401 && auth) {
-      let refreshed = false;
-      try {
-        await refreshAccessToken();
-        refreshed = true;
-      } catch (err) {
-        if (log) reportError(`Token refresh failed: ${(err as Error).message}`);
+      // A refresh that ended while this request was out already replaced its token: retry with
+      // the new one. Refreshing again would rotate the refresh token for nothing.
+      const current = session.getAccessToken();
+      let refreshed = Boolean(sentWith && current && current !== sentWith);
+      if (!refreshed) {
+        try {
+          await refreshAccessToken();
+          refreshed = true;
+        } catch (err) {
+          if (log) reportError(`Token refresh failed: ${(err as Error).message}`);
+        }
       }
       if (refreshed) response = await send(path, options);
     }
