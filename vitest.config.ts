@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every test: each workspace is a project, so one run prints one summary.
 export default defineConfig({
   test: {
     projects: ['packages/contract', 'apps/server', 'apps/web', 'apps/web/e2e'],
+    // Most unit and API tests wait on sockets, disks and databases: two workers keep two cores
+    // busy. Vitest's default (cores − 1) ran them one file at a time on a 2-core CI machine,
+    // two minutes longer. The browser suite runs after them, alone (apps/web/e2e).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

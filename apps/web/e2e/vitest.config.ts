@@ -8,8 +8,10 @@ export default defineProject({
     include: ['**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
-    // Each file starts a server and a browser; two cores run them one file at a time.
+    // Each file starts a server and a browser; two cores run them one file at a time, after
+    // every other project (a browser beside two unit workers slows all three).
     pool: 'forks',
     poolOptions: { forks: { singleFork: true } },
+    sequence: { groupOrder: 1 },
   },
 });
