@@ -88,6 +88,11 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
     release();
     const reply = lastArticle();
     await visible(reply.getByText('1 of 20'), 'counter', 20_000);
+    // Busy while it streamed (screen readers wait), not once it is whole.
+    expect(await reply.getAttribute('aria-busy')).toBeNull();
+    expect(await page.getByRole('log', { name: 'Conversation' }).getAttribute('aria-busy')).toBe(
+      'false',
+    );
     const finalText = 'You said: Tell me about lighthouses and their keepers please';
     expect(await reply.textContent()).toContain(finalText);
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);

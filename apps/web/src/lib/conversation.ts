@@ -13,6 +13,11 @@ export interface ConversationMessage {
   text: string;
   /** A placeholder or a step still running ('Loading...', 'Starting … for …...'). */
   isLoading?: boolean;
+  /**
+   * An ai reply still arriving token by token. The conversation (a live region) is marked busy
+   * meanwhile, so a screen reader reads the reply once, whole, instead of every fragment.
+   */
+  streaming?: boolean;
   /** The prompt counter after this ai reply (`n of max`). */
   counter?: { current: number; max: number };
   /** Extra content under the text (a chart, highlighted issues), built by the feature that posted it. */

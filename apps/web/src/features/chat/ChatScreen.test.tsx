@@ -63,6 +63,35 @@ describe('chat', () => {
     expect(init!.credentials).toBe('include');
   });
 
+  it('keeps the conversation busy while a reply streams, so screen readers read it whole', async () => {
+    let finish!: () => void;
+    const { user } = setup((req) => {
+      if (req.path !== 'chat') return undefined;
+      const encoder = new TextEncoder();
+      const event = (name: string, data: unknown) =>
+        encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(event('token', { text: 'Half a ' }));
+          finish = () => {
+            controller.enqueue(event('done', { response: 'Half a reply', current: 1, max: 20 }));
+            controller.close();
+          };
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+    });
+    await user.type(await messageBox(), 'Go{Enter}');
+    const conversation = screen.getByRole('log', { name: 'Conversation' });
+    const reply = await log().findByText('Half a');
+    expect(conversation).toHaveAttribute('aria-busy', 'true');
+    expect(reply.closest('article')).toHaveAttribute('aria-busy', 'true');
+    act(() => finish());
+    expect(await log().findByText('1 of 20')).toBeInTheDocument();
+    expect(conversation).toHaveAttribute('aria-busy', 'false');
+    expect(log().getByText('Half a reply').closest('article')).not.toHaveAttribute('aria-busy');
+  });
+
   it('removes the placeholder silently when the reply fails (also mid-stream)', async () => {
     const { user } = setup((req) =>
       req.path === 'chat'

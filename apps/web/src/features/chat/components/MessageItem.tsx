@@ -29,14 +29,14 @@ export const MessageItem = memo(function MessageItem({
   message: ConversationMessage;
   actions?: (message: ConversationMessage) => ReactNode;
 }) {
-  const { type, text, isLoading } = message;
+  const { type, text, isLoading, streaming } = message;
   const who = WHO[type];
   const mine = type === 'user';
   const showMarkdown = type === 'ai' && !isLoading;
   return (
     <Box
       component="article"
-      aria-busy={isLoading || undefined}
+      aria-busy={isLoading || streaming || undefined}
       sx={{ display: 'flex', gap: 1.5, py: 1, flexDirection: mine ? 'row-reverse' : 'row' }}
     >
       <Box

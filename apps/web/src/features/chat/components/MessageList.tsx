@@ -15,7 +15,7 @@ export function MessageList({
   messages: ConversationMessage[];
   actions?: (message: ConversationMessage) => ReactNode;
 }) {
-  const busy = messages.some((m) => m.isLoading);
+  const busy = messages.some((m) => m.isLoading || m.streaming);
   return (
     <Box role="log" aria-label="Conversation" aria-busy={busy}>
       <Virtuoso

@@ -50,11 +50,16 @@ export function useSendMessage() {
         signal,
         onToken: (token) => {
           streamed += token;
-          conversation.update(placeholder, { text: streamed, isLoading: false });
+          conversation.update(placeholder, { text: streamed, isLoading: false, streaming: true });
         },
       });
       const counter = { current: reply.current, max: reply.max };
-      conversation.update(placeholder, { text: reply.response, isLoading: false, counter });
+      conversation.update(placeholder, {
+        text: reply.response,
+        isLoading: false,
+        streaming: false,
+        counter,
+      });
       conversation.setUsage(counter);
       return true;
     } catch {
