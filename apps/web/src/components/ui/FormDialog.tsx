@@ -51,7 +51,10 @@ export function FormDialog({
       maxWidth={maxWidth}
       slotProps={{
         transition: {
-          onEntered: () => {
+          onEntered: (node: HTMLElement) => {
+            // Unless the user already moved the focus inside the dialog (a quick Tab).
+            const active = document.activeElement;
+            if (active && node.contains(active) && active.getAttribute('role') !== 'dialog') return;
             initialFocus?.current?.focus();
             initialFocus?.current?.select();
           },
