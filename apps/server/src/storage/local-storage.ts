@@ -15,6 +15,7 @@ import { StorageNotFoundError, type Storage } from './storage';
 export class LocalStorage implements Storage {
   readonly shared = false;
   private readonly tmpDir: string;
+  private tmpDirMade?: Promise<string>;
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, '.tmp');
@@ -29,21 +30,32 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.resolve(key);
-    await Promise.all([
-      mkdir(path.dirname(target), { recursive: true }),
-      mkdir(this.tmpDir, { recursive: true }),
-    ]);
-    const tmp = path.join(this.tmpDir, randomUUID());
+    const tmp = path.join(await this.tmpDirReady(), randomUUID());
     try {
       const file = new DurableFileWriter(tmp);
       await pipeline(body, file);
-      await rename(tmp, target);
+      await renameCreatingDir(tmp, target);
       await fsyncDir(path.dirname(target));
       return { size: file.bytesWritten };
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
+  }
+
+  /**
+   * The temp folder, made once: two mkdir round trips to the thread pool on every upload cost
+   * more than a millisecond. Only sweepTemp empties it, and it never removes the folder itself.
+   */
+  private tmpDirReady(): Promise<string> {
+    this.tmpDirMade ??= mkdir(this.tmpDir, { recursive: true }).then(
+      () => this.tmpDir,
+      (err: unknown) => {
+        this.tmpDirMade = undefined; // a later upload tries again
+        throw err;
+      },
+    );
+    return this.tmpDirMade;
   }
 
   async get(key: string): Promise<Readable> {
@@ -89,6 +101,25 @@ export class LocalStorage implements Storage {
       names.map((n) => rm(path.join(this.tmpDir, n), { recursive: true, force: true })),
     );
     return names.length;
+  }
+}
+
+/**
+ * Renames `from` to `to`, making `to`'s folder first if it is missing: it is, for a user's first
+ * file and after "delete all" removed the folder, so the common case needs no mkdir.
+ */
+async function renameCreatingDir(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const dir = path.dirname(to);
+    const firstMade = await mkdir(dir, { recursive: true });
+    await rename(from, to);
+    // Each new folder is an entry in its parent; those must be on disk too, not just the file's.
+    for (let d = dir; firstMade && d !== path.dirname(firstMade); d = path.dirname(d)) {
+      await fsyncDir(path.dirname(d));
+    }
   }
 }
 

@@ -122,6 +122,14 @@ describe.each([
     expect(left).toEqual(['users/2/d']);
   });
 
+  it('stores again under a prefix that was deleted whole', async () => {
+    const { storage } = make();
+    await storage.put('users/4/a', Readable.from([Buffer.from('a')]));
+    await storage.deletePrefix('users/4/');
+    await storage.put('users/4/b', Readable.from([Buffer.from('b')]));
+    expect((await read(await storage.get('users/4/b'))).toString()).toBe('b');
+  });
+
   it('leaves nothing behind when the body fails mid-way', async () => {
     const { storage, fake } = make();
     await expect(storage.put('users/3/x', failing())).rejects.toThrow('client went away');
