@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AI_MARK } from './support/ai';
 import { useAnalysedSite } from './support/analysed-site';
 import { expectNoAxeViolations } from './support/axe';
@@ -26,10 +26,6 @@ const LETTER = 'I will recieve teh new lens tomorow. The keeper is very happy ab
  */
 describe('screens: every remaining screen and state has no axe violations, light and dark', () => {
   const site = useAnalysedSite();
-  let pageUrl = '';
-  beforeAll(() => {
-    pageUrl = site.url('/harbour.html');
-  });
   const s = useScenario({ ai: {} });
 
   const articles = () => s.page.getByRole('log', { name: 'Conversation' }).getByRole('article');
@@ -194,7 +190,7 @@ describe('screens: every remaining screen and state has no axe violations, light
       ['SEO Analysis', AI_MARK.seo],
     ] as const) {
       await page.getByRole('button', { name: 'Add URL' }).click();
-      await page.getByRole('textbox', { name: 'Web page address' }).fill(pageUrl);
+      await page.getByRole('textbox', { name: 'Web page address' }).fill(site.url('/harbour.html'));
       await page.getByRole('button', { name: 'Analyze' }).click();
       const dialog = page.getByRole('dialog', { name: 'Select Action for URL' });
       await visible(dialog);

@@ -42,7 +42,11 @@ function readTextField(request: FastifyRequest): Promise<unknown> {
     }
     let text: unknown;
     let received = 0;
+    let stopped = false;
+    // Once: after the cap every further chunk would otherwise unpipe and reject again.
     const stop = (err: Error) => {
+      if (stopped) return;
+      stopped = true;
       body.unpipe(form);
       body.resume(); // read the rest, so the client gets the answer
       reject(err);

@@ -49,17 +49,20 @@ export function FormDialog({
       aria-describedby={describedBy}
       fullWidth
       maxWidth={maxWidth}
-      slotProps={{
-        transition: {
-          onEntered: (node: HTMLElement) => {
-            // Unless the user already moved the focus inside the dialog (a quick Tab).
-            const active = document.activeElement;
-            if (active && node.contains(active) && active.getAttribute('role') !== 'dialog') return;
-            initialFocus?.current?.focus();
-            initialFocus?.current?.select();
+      slotProps={
+        initialFocus && {
+          transition: {
+            onEntered: (node: HTMLElement) => {
+              // Unless the user already moved the focus inside the dialog (a quick Tab).
+              const active = document.activeElement;
+              if (active && node.contains(active) && active.getAttribute('role') !== 'dialog')
+                return;
+              initialFocus.current?.focus();
+              initialFocus.current?.select();
+            },
           },
-        },
-      }}
+        }
+      }
     >
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>{children}</DialogContent>
