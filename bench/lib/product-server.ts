@@ -6,23 +6,49 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-/** The real server in its own process (so its memory can be read), on a free loopback port. */
-export async function startServerProcess(env: Record<string, string> = {}) {
+/**
+ * The real server in its own process (so its memory can be read), on a free loopback port. With
+ * `inspect`, its inspector listens on a free loopback port too (see inspector.ts).
+ */
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  { inspect = false }: { inspect?: boolean } = {},
+) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-bench-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: path.join(repoRoot, 'apps/server'),
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      MODEL_DOWNLOAD: 'off',
-      AUTH_RATE_LIMIT: '100000',
-      ...env,
+  const nodeArgs = inspect ? ['--inspect=127.0.0.1:0'] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'src/server.ts'],
+    {
+      cwd: path.join(repoRoot, 'apps/server'),
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        MODEL_DOWNLOAD: 'off',
+        AUTH_RATE_LIMIT: '100000',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', inspect ? 'pipe' : 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
+  const inspectorUrl = !inspect
+    ? undefined
+    : new Promise<string>((resolve) => {
+        let err: string | undefined = '';
+        child.stderr?.on('data', (c: Buffer) => {
+          process.stderr.write(c);
+          if (err === undefined) return; // found
+          err += c.toString();
+          const m = err.match(/Debugger listening on (ws:\/\/\S+)/);
+          if (m) {
+            resolve(m[1]!);
+            err = undefined;
+          }
+        });
+      });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
@@ -35,6 +61,8 @@ export async function startServerProcess(env: Record<string, string> = {}) {
   return {
     url,
     pid: child.pid!,
+    /** The inspector's WebSocket address, when started with `inspect`. */
+    inspectorUrl: inspectorUrl && (await inspectorUrl),
     dataDir,
     async register(email = `bench-${Date.now()}@example.com`) {
       const res = await fetch(`${url}/api/register`, {
