@@ -48,7 +48,7 @@ export const DEFAULT_LIMITS: ReaderLimits = {
 
 /** A document we refuse to read; answers 400 with a message the user can act on. */
 export class DocumentReadError extends HttpError {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(400, `could not read this file: ${reason}`);
     this.name = 'DocumentReadError';
   }

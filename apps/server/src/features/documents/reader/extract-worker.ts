@@ -1,0 +1,25 @@
+// An extraction worker (see extraction-pool.ts): reads one document per message and answers
+// with its text or with why it could not.
+import { parentPort } from 'node:worker_threads';
+import type { FileExtension } from '@inkwell/contract';
+import { readDocument } from './read-document';
+import { DocumentReadError, type ReaderLimits } from './types';
+
+export interface ExtractJob {
+  type: FileExtension;
+  bytes: Uint8Array;
+  limits: ReaderLimits;
+}
+
+parentPort!.on('message', (job: ExtractJob) => {
+  readDocument(job.type, job.bytes, job.limits).then(
+    (result) => parentPort!.postMessage({ result }),
+    (err: unknown) =>
+      parentPort!.postMessage({
+        error:
+          err instanceof DocumentReadError
+            ? err.reason
+            : ((err as Error | undefined)?.message ?? 'unknown error'),
+      }),
+  );
+});
