@@ -57,7 +57,7 @@ async function main() {
   /** The server's resident size and live heap once its garbage is collected. */
   const settled = async () => {
     const heap = await collectGarbage(server.inspectorUrl!);
-    return { rss: memoryOf(server.pid).rss, heap: heap.usedBytes };
+    return { rss: memoryOf(server.pid).rss, heap };
   };
   try {
     const users: User[] = [];

@@ -1,17 +1,11 @@
 import WebSocket from 'ws';
 
-/** What a process's V8 heap holds after a full garbage collection, asked through its inspector. */
-export interface LiveHeap {
-  usedBytes: number;
-  totalBytes: number;
-}
-
 /**
  * Runs a full garbage collection in the process whose inspector listens at `url` (a node started
- * with --inspect) and reads its heap: what is still in use then is live data, not garbage V8 has
- * not got round to, so a leak check compares like with like.
+ * with --inspect) and returns the bytes its V8 heap still uses: live data, not garbage V8 has not
+ * got round to, so a leak check compares like with like.
  */
-export async function collectGarbage(url: string): Promise<LiveHeap> {
+export async function collectGarbage(url: string): Promise<number> {
   const ws = new WebSocket(url);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   let nextId = 0;
@@ -37,7 +31,7 @@ export async function collectGarbage(url: string): Promise<LiveHeap> {
     await call('HeapProfiler.collectGarbage');
     await call('HeapProfiler.collectGarbage');
     const usage = await call('Runtime.getHeapUsage');
-    return { usedBytes: Number(usage.usedSize), totalBytes: Number(usage.totalSize) };
+    return Number(usage.usedSize);
   } finally {
     ws.close();
   }

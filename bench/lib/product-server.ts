@@ -34,20 +34,20 @@ export async function startServerProcess(
       stdio: ['ignore', 'pipe', inspect ? 'pipe' : 'inherit'],
     },
   );
+  // The inspector announces its address on stderr, which is passed on as it would be inherited.
+  child.stderr?.pipe(process.stderr);
   const inspectorUrl = !inspect
     ? undefined
     : new Promise<string>((resolve) => {
-        let err: string | undefined = '';
-        child.stderr?.on('data', (c: Buffer) => {
-          process.stderr.write(c);
-          if (err === undefined) return; // found
-          err += c.toString();
-          const m = err.match(/Debugger listening on (ws:\/\/\S+)/);
-          if (m) {
-            resolve(m[1]!);
-            err = undefined;
-          }
-        });
+        let seen = '';
+        const watch = (c: Buffer) => {
+          seen += c.toString();
+          const m = seen.match(/Debugger listening on (ws:\/\/\S+)/);
+          if (!m) return;
+          child.stderr?.off('data', watch);
+          resolve(m[1]!);
+        };
+        child.stderr?.on('data', watch);
       });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
