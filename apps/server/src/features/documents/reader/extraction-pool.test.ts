@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
 import { makeXlsx } from './test-fixtures';
@@ -25,6 +26,20 @@ describe('ExtractionPool (documents are parsed in worker threads)', () => {
     );
     const next = await pool.read('txt', text('after'), DEFAULT_LIMITS);
     expect(next.text).toBe('after');
+    expect(pool.started).toBe(started + 1);
+  });
+
+  it('replaces an idle worker that ended on its own instead of handing it the next document', async () => {
+    await pool.read('txt', text('warm'), DEFAULT_LIMITS);
+    const started = pool.started;
+    // No public way to kill a worker, by design: reach the idle one as a crash would.
+    const [idle] = (pool as unknown as { idle: Worker[] }).idle;
+    await idle!.terminate();
+    const next = await pool.read('txt', text('after a crash'), {
+      ...DEFAULT_LIMITS,
+      timeLimitMs: 5000,
+    });
+    expect(next.text).toBe('after a crash');
     expect(pool.started).toBe(started + 1);
   });
 

@@ -100,6 +100,11 @@ export class ExtractionPool {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
     });
     worker.unref(); // an idle worker must not keep the process alive
+    // A worker that ends while idle must not be handed the next document, which would then wait
+    // for its time limit. (A busy worker's end is its job's, handled in next().)
+    worker.once('exit', () => {
+      this.idle = this.idle.filter((w) => w !== worker);
+    });
     this.started++;
     return worker;
   }
