@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -29,6 +29,19 @@ describe('DurableFileWriter', () => {
     expect(writer.bytesWritten).toBe(bytes.length);
     expect(readFileSync(file).equals(bytes)).toBe(true);
     expect(openFds()).toBe(fds);
+  });
+
+  it('moves the file to its final name, in a folder it makes, only once every byte is written', async () => {
+    const bytes = randomBytes(3 * 1024 * 1024 + 7);
+    const temp = path.join(dir, 'in-progress');
+    const final = path.join(dir, 'new-folder', 'inner', 'final');
+    const writer = new DurableFileWriter(temp, final);
+    const seen: boolean[] = [];
+    const source = inPieces(bytes).on('data', () => seen.push(existsSync(final)));
+    await pipeline(source, writer);
+    expect(seen.every((present) => !present)).toBe(true);
+    expect(existsSync(temp)).toBe(false);
+    expect(readFileSync(final).equals(bytes)).toBe(true);
   });
 
   it('never overwrites an existing file', async () => {

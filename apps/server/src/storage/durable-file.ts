@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 
 /**
@@ -16,6 +17,11 @@ const SYNC_EVERY_BYTES = 1024 * 1024;
  * A new file (created exclusively) that is on disk, not just in the page cache, once the stream
  * finishes: `finish` comes only after a closing fsync, so whoever records the file afterwards
  * never points at bytes a power cut could lose. Holds at most about two batches in memory.
+ *
+ * With a `finalFile`, the file is written as `file` and renamed to `finalFile` once every byte is
+ * written, before the closing fsync: the file's fsync and its folder's then wait for one journal
+ * commit, not one each. A crash before `finish` can so leave a partial `finalFile`; its owner must
+ * treat the name as unrecorded until `finish` (the upload's row stays pending until then).
  */
 export class DurableFileWriter extends Writable {
   bytesWritten = 0;
@@ -26,7 +32,10 @@ export class DurableFileWriter extends Writable {
   private syncing?: Promise<void>;
   private syncError?: unknown;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly finalFile = file,
+  ) {
     super({ highWaterMark: BATCH_BYTES });
   }
 
@@ -89,6 +98,7 @@ export class DurableFileWriter extends Writable {
       () => {
         this.syncedUpTo = upTo;
         this.syncing = undefined;
+        this.syncInBackground(); // more was written meanwhile: the disk goes straight on
       },
       (err: unknown) => {
         this.syncError = err;
@@ -101,8 +111,13 @@ export class DurableFileWriter extends Writable {
     const handle = this.handle!;
     this.handle = undefined;
     try {
-      // Not after the background flush but beside it: the disk then finishes both in one wait.
-      await Promise.all([handle.sync(), this.syncing]);
+      if (this.finalFile !== this.file) await renameCreatingDir(this.file, this.finalFile);
+      // Not after the background flush but beside it: the disk then finishes all in one wait.
+      await Promise.all([
+        handle.sync(),
+        this.syncing,
+        this.finalFile !== this.file && fsyncDir(path.dirname(this.finalFile)),
+      ]);
       // Checked after both: the kernel reports a failed write-back to one sync call only.
       if (this.syncError) throw this.syncError;
     } finally {
@@ -117,4 +132,33 @@ export function dropBytes(buffers: Buffer[], n: number): Buffer[] {
   while (i < buffers.length && n >= buffers[i]!.length) n -= buffers[i++]!.length;
   if (i === buffers.length) return [];
   return [buffers[i]!.subarray(n), ...buffers.slice(i + 1)];
+}
+
+/**
+ * Renames `from` to `to`, making `to`'s folder first if it is missing: it is, for a user's first
+ * file and after "delete all" removed the folder, so the common case needs no mkdir.
+ */
+async function renameCreatingDir(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const dir = path.dirname(to);
+    const firstMade = await mkdir(dir, { recursive: true });
+    await rename(from, to);
+    // Each new folder is an entry in its parent; those must be on disk too, not just the file's.
+    for (let d = dir; firstMade && d !== path.dirname(firstMade); d = path.dirname(d)) {
+      await fsyncDir(path.dirname(d));
+    }
+  }
+}
+
+/** Makes a rename or a new entry in `dir` durable (the file's own fsync does not cover it). */
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

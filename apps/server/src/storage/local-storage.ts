@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,9 +8,9 @@ import { DurableFileWriter } from './durable-file';
 import { StorageNotFoundError, type Storage } from './storage';
 
 /**
- * Files on the local disk under one root. A write goes to a temp file, is fsynced, renamed into
- * place and the rename fsynced too: once put() resolves the object survives a power cut, and
- * before that it is absent, never partial.
+ * Files on the local disk under one root. A write goes to a temp file, which is renamed into place
+ * once every byte is written, and then fsynced together with its folder (see DurableFileWriter):
+ * readers never see a partial object, and once put() resolves the object survives a power cut.
  */
 export class LocalStorage implements Storage {
   readonly shared = false;
@@ -32,13 +32,12 @@ export class LocalStorage implements Storage {
     const target = this.resolve(key);
     const tmp = path.join(await this.tmpDirReady(), randomUUID());
     try {
-      const file = new DurableFileWriter(tmp);
+      const file = new DurableFileWriter(tmp, target);
       await pipeline(body, file);
-      await renameCreatingDir(tmp, target);
-      await fsyncDir(path.dirname(target));
       return { size: file.bytesWritten };
     } catch (err) {
-      await rm(tmp, { force: true });
+      // Either name may hold the partial file, depending on where it failed.
+      await Promise.all([rm(tmp, { force: true }), rm(target, { force: true })]);
       throw err;
     }
   }
@@ -101,34 +100,5 @@ export class LocalStorage implements Storage {
       names.map((n) => rm(path.join(this.tmpDir, n), { recursive: true, force: true })),
     );
     return names.length;
-  }
-}
-
-/**
- * Renames `from` to `to`, making `to`'s folder first if it is missing: it is, for a user's first
- * file and after "delete all" removed the folder, so the common case needs no mkdir.
- */
-async function renameCreatingDir(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    const dir = path.dirname(to);
-    const firstMade = await mkdir(dir, { recursive: true });
-    await rename(from, to);
-    // Each new folder is an entry in its parent; those must be on disk too, not just the file's.
-    for (let d = dir; firstMade && d !== path.dirname(firstMade); d = path.dirname(d)) {
-      await fsyncDir(path.dirname(d));
-    }
-  }
-}
-
-/** Makes a rename or a new entry in `dir` durable (the file's own fsync does not cover it). */
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -10,7 +10,12 @@ export interface Storage {
    * start-up may then be another server's, still running. A local disk belongs to one app server.
    */
   readonly shared: boolean;
-  /** Writes a stream under key; the object appears whole or not at all. Returns the byte count. */
+  /**
+   * Writes a stream under key and returns the byte count. Readers see the object whole or not at
+   * all; once put resolves it survives a power cut. A power cut before that may leave it partial
+   * (the local disk renames before its last fsync), so the caller must hold the key as unrecorded
+   * until put resolves: the upload's pending row, which the start-up sweep clears with its object.
+   */
   put(key: string, body: Readable): Promise<{ size: number }>;
   /** Reads an object; rejects with StorageNotFoundError when it does not exist. */
   get(key: string): Promise<Readable>;

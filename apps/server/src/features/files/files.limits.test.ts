@@ -149,6 +149,29 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
     expect(((await more.json()) as { error: string }).error).toMatch(/storage is full/);
   });
 
+  it('cuts an upload at what is left of the quota, learnt while its bytes already flow', async () => {
+    const u = await freshUser();
+    await server.app.db
+      .insertInto('files')
+      .values({
+        user_id: u.id,
+        file_name: 'filler.pdf',
+        type: 'pdf',
+        size: 99 * MB,
+        storage_key: `users/${u.id}/filler`,
+        created_at: new Date(0).toISOString(),
+      })
+      .execute();
+    await server.app.storage.put(`users/${u.id}/filler`, Readable.from([Buffer.from('x')]));
+    const over = await upload(server, u.token, 'two.pdf', pdfLike(2 * MB));
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: string }).error).toMatch(/storage is full/);
+    expect(await leftovers(u.id)).toEqual({ rows: 1, objects: 1 });
+    // what does fit is stored
+    await uploadOk(server, u.token, 'half.pdf', pdfLike(MB / 2));
+    expect(await leftovers(u.id)).toEqual({ rows: 2, objects: 2 });
+  });
+
   it('gives clean errors for a zip bomb and a corrupt pdf', async () => {
     const u = await freshUser();
     const bomb = await uploadOk(server, u.token, 'bomb.docx', makeZipBomb(160 * MB, { lie: true }));

@@ -25,10 +25,11 @@ export interface IncomingUpload {
 }
 
 /**
- * Streams one upload into storage. The bytes are first reserved against the quota (atomically,
- * in the database), the stream is cut at the smaller of the type limit and the reservation, the
- * content is sniffed on the way, and only then the row gets its real name and size. Any failure
- * removes both the object and the row.
+ * Streams one upload into storage. The bytes are reserved against the quota (atomically, in the
+ * database) while the first of them already flow to storage: the stream is cut at the type limit,
+ * and at the reservation once it is known; the content is sniffed on the way; the stream does not
+ * end before the reservation's row exists, so no stored object is ever without its row. Only then
+ * does the row get its real name and size. Any failure removes both the object and the row.
  */
 export async function uploadFile(
   deps: FilesDeps,
@@ -42,21 +43,23 @@ export async function uploadFile(
   }
   const limit = FILE_SIZE_LIMITS[type];
   const storageKey = `${userPrefix(userId)}${randomUUID()}`;
-  const reservation = await filesRepo.reserve(deps.db, deps.dialect, {
+  // Not awaited before storing: the reservation's transaction costs about a millisecond, and the
+  // disk, which an upload waits for, can start on the first bytes meanwhile.
+  const reservation = filesRepo.reserve(deps.db, deps.dialect, {
     userId,
     type,
     storageKey,
     wanted: Math.min(limit, upload.contentLength ?? limit),
     quota: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
   });
-  if (!reservation) {
-    upload.file.resume();
-    throw payloadTooLarge(QUOTA_EXCEEDED_MESSAGE);
-  }
-  const { id, reserved } = reservation;
-  // Passing a reservation smaller than the type limit means the quota, not the type, ran out.
-  const guard = new UploadGuard(type, reserved, () =>
-    reserved < limit ? payloadTooLarge(QUOTA_EXCEEDED_MESSAGE) : payloadTooLarge(),
+  const guard = new UploadGuard(type, limit, () => payloadTooLarge());
+  guard.holdEndUntil(
+    reservation.then((r) => {
+      if (!r) throw payloadTooLarge(QUOTA_EXCEEDED_MESSAGE);
+      // Passing a reservation smaller than the type limit means the quota, not the type, ran out.
+      if (r.reserved < limit)
+        guard.lowerCap(r.reserved, () => payloadTooLarge(QUOTA_EXCEEDED_MESSAGE));
+    }),
   );
   upload.file.on('error', (err) => guard.destroy(err));
   guard.on('error', () => {
@@ -67,6 +70,7 @@ export async function uploadFile(
   upload.file.pipe(guard);
   try {
     await deps.storage.put(storageKey, guard);
+    const { id } = (await reservation)!;
     if (upload.file.truncated) throw payloadTooLarge();
     if (guard.bytes === 0) throw badRequest('The file is empty');
     const base = cleanUploadBase(upload.filename, type);
@@ -74,7 +78,8 @@ export async function uploadFile(
     return { message: UPLOAD_SUCCESS_MESSAGE, file: toItem(file) };
   } catch (err) {
     await deps.storage.delete(storageKey).catch(() => {});
-    await filesRepo.deleteRow(deps.db, id).catch(() => {});
+    const reserved = await reservation.catch(() => null);
+    if (reserved) await filesRepo.deleteRow(deps.db, reserved.id).catch(() => {});
     throw err;
   }
 }

@@ -30,13 +30,27 @@ export class UploadGuard extends Transform {
   private headChecked = false;
   private tail: Buffer[] = [];
   private tailLen = 0;
+  private endGate: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly type: FileExtension,
-    private readonly cap: number,
-    private readonly overCap: () => HttpError,
+    private cap: number,
+    private overCap: () => HttpError,
   ) {
     super({ highWaterMark: UPLOAD_STREAM_BUFFER_BYTES });
+  }
+
+  /** A smaller cap, learnt after the bytes began to flow; fails at once if they already passed it. */
+  lowerCap(cap: number, overCap: () => HttpError): void {
+    this.cap = Math.min(this.cap, cap);
+    this.overCap = overCap;
+    if (this.bytes > this.cap) this.destroy(overCap());
+  }
+
+  /** The stream ends only once `gate` has resolved, and fails with its error if it rejects. */
+  holdEndUntil(gate: Promise<unknown>): void {
+    this.endGate = gate;
+    gate.catch((err: Error) => this.destroy(err)); // at once: no point storing more
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
@@ -52,6 +66,10 @@ export class UploadGuard extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
+    this.endGate.then(() => this.finalChecks(done), done);
+  }
+
+  private finalChecks(done: TransformCallback): void {
     if (this.bytes === 0) return done(); // the service answers 400 for an empty file
     if (!this.headChecked && !this.checkHead()) return done(unsupportedMediaType());
     if (isZipType(this.type) && !zipMatches(this.type, zipEntryNames(Buffer.concat(this.tail)))) {
