@@ -34,6 +34,21 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
     const u = await registerUser(server);
     return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
   }
+  /** A file row of `size` bytes (its object holds one byte): the quota counts the row's size. */
+  async function fillQuota(userId: number, size: number) {
+    await server.app.db
+      .insertInto('files')
+      .values({
+        user_id: userId,
+        file_name: 'filler.pdf',
+        type: 'pdf',
+        size,
+        storage_key: `users/${userId}/filler`,
+        created_at: new Date(0).toISOString(),
+      })
+      .execute();
+    await server.app.storage.put(`users/${userId}/filler`, Readable.from([Buffer.from('x')]));
+  }
   /** Rows (pending ones included) and stored objects of a user: a refusal must leave neither. */
   async function leftovers(userId: number) {
     const rows = await server.app.db
@@ -115,18 +130,7 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
   it('never lets 20 parallel uploads push an account past 100 MB', async () => {
     const u = await freshUser();
     // Pre-fill 85 MB with a row of our own so the race is over the last 15 MB, not 100 MB of I/O.
-    await server.app.db
-      .insertInto('files')
-      .values({
-        user_id: u.id,
-        file_name: 'filler.pdf',
-        type: 'pdf',
-        size: 85 * MB,
-        storage_key: `users/${u.id}/filler`,
-        created_at: new Date(0).toISOString(),
-      })
-      .execute();
-    await server.app.storage.put(`users/${u.id}/filler`, Readable.from([Buffer.from('x')]));
+    await fillQuota(u.id, 85 * MB);
     const size = MB;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => upload(server, u.token, `part-${i}.pdf`, pdfLike(size))),
@@ -151,18 +155,7 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
 
   it('cuts an upload at what is left of the quota, learnt while its bytes already flow', async () => {
     const u = await freshUser();
-    await server.app.db
-      .insertInto('files')
-      .values({
-        user_id: u.id,
-        file_name: 'filler.pdf',
-        type: 'pdf',
-        size: 99 * MB,
-        storage_key: `users/${u.id}/filler`,
-        created_at: new Date(0).toISOString(),
-      })
-      .execute();
-    await server.app.storage.put(`users/${u.id}/filler`, Readable.from([Buffer.from('x')]));
+    await fillQuota(u.id, 99 * MB);
     const over = await upload(server, u.token, 'two.pdf', pdfLike(2 * MB));
     expect(over.status).toBe(413);
     expect(((await over.json()) as { error: string }).error).toMatch(/storage is full/);
