@@ -70,7 +70,7 @@ export async function uploadFile(
   upload.file.pipe(guard);
   try {
     await deps.storage.put(storageKey, guard);
-    const { id } = (await reservation)!;
+    const { id } = (await reservation)!; // no reservation failed the stream, so put threw
     if (upload.file.truncated) throw payloadTooLarge();
     if (guard.bytes === 0) throw badRequest('The file is empty');
     const base = cleanUploadBase(upload.filename, type);
