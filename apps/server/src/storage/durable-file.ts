@@ -110,15 +110,16 @@ export class DurableFileWriter extends Writable {
   private async syncAndClose(): Promise<void> {
     const handle = this.handle!;
     this.handle = undefined;
+    const moves = this.finalFile !== this.file;
     try {
-      if (this.finalFile !== this.file) await renameCreatingDir(this.file, this.finalFile);
+      if (moves) await renameCreatingDir(this.file, this.finalFile);
       // Not after the background flush but beside it: the disk then finishes all in one wait.
       await Promise.all([
         handle.sync(),
         this.syncing,
-        this.finalFile !== this.file && fsyncDir(path.dirname(this.finalFile)),
+        moves && fsyncDir(path.dirname(this.finalFile)),
       ]);
-      // Checked after both: the kernel reports a failed write-back to one sync call only.
+      // Checked after all: the kernel reports a failed write-back to one sync call only.
       if (this.syncError) throw this.syncError;
     } finally {
       await handle.close();
