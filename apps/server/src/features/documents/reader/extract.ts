@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { extractionPool } from './extraction-pool';
 import {
   DEFAULT_LIMITS,
@@ -12,18 +12,25 @@ import {
  * Reads the text of a document of any of the six types, in a worker thread (extraction-pool.ts).
  * Never throws anything but DocumentReadError (400 'could not read this file: …') for a bad
  * document, and stops the parse at the time limit instead of hanging.
+ *
+ * A failure to read the stored object itself (a disk or object-store error) is passed on as it
+ * is: it is the server's fault, not the document's, so it answers 500 and is logged, rather than
+ * telling the user that their file is damaged. So is a read that stalls (an object store that stops
+ * sending): it is cut off at the same time limit as the parse, so the request never hangs.
  */
 export async function extractText(
   input: ExtractInput,
   limits: Partial<ReaderLimits> = {},
 ): Promise<ExtractResult> {
   const l: ReaderLimits = { ...DEFAULT_LIMITS, ...limits };
-  const bytes = input.bytes ?? (await readAll(input.stream, l.maxInputBytes));
+  const bytes = input.bytes ?? (await readAll(input.stream, l.maxInputBytes, l.timeLimitMs));
   // The pool enforces the time limit and answers DocumentReadError for anything that goes wrong.
   return extractionPool().read(input.type, bytes, l);
 }
 
-async function readAll(stream: Readable, max: number): Promise<Uint8Array> {
+async function readAll(stream: Readable, max: number, timeLimitMs: number): Promise<Uint8Array> {
+  const signal = AbortSignal.timeout(timeLimitMs);
+  addAbortSignal(signal, stream);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { extractText } from './index';
+import { DocumentReadError, extractText } from './index';
 import { makeDocx, makePdf, makePptx, makeXlsx, makeZipBomb } from './test-fixtures';
 
 describe('extractText', () => {
@@ -69,6 +69,29 @@ describe('extractText', () => {
       ['Ada', 'Hello, world'],
       ['Bob', 'multi\nline'],
     ]);
+  });
+
+  it("passes a storage read error on as the server's, not as a damaged document", async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+      },
+    });
+    const err: unknown = await extractText({ type: 'csv', stream: failing }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(DocumentReadError);
+    expect((err as NodeJS.ErrnoException).code).toBe('EIO');
+  });
+
+  it('cuts off a stored-object read that stalls at the time limit', async () => {
+    const stalled = new Readable({ read() {} }); // never sends a byte, never ends
+    const err: unknown = await extractText(
+      { type: 'csv', stream: stalled },
+      { timeLimitMs: 100 },
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(DocumentReadError);
+    expect(stalled.destroyed).toBe(true);
   });
 
   it('caps csv rows', async () => {
