@@ -1,16 +1,14 @@
-import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { DurableFileWriter } from '../../apps/server/src/storage/durable-file';
+import { LocalStorage } from '../../apps/server/src/storage/local-storage';
 import { startChildServer } from './child-server';
 
 /**
  * A bare node:http server that stores each request body exactly as an upload's bytes are stored:
- * the product's DurableFileWriter (1 MB writes, flushes while the body arrives, rename, fsync of
- * file and folder), with no sign-in check, multipart parsing or database. Its speed is what this
- * durability leaves of the disk's on this machine, before any of the product's own work.
+ * the product's LocalStorage.put (a temp file through DurableFileWriter: 1 MB writes, flushes
+ * while the body arrives, rename, fsync of file and folder), with no sign-in check, multipart
+ * parsing or database. Its speed is what this durability leaves of the disk's on this machine,
+ * before any of the product's own work.
  */
 export function startBareDurableServer(dir: string) {
   return startChildServer(['--import', 'tsx', fileURLToPath(import.meta.url)], {
@@ -20,16 +18,15 @@ export function startBareDurableServer(dir: string) {
 
 // Run as the child: `node --import tsx bare-durable-server.ts` with BARE_SERVER_DIR set.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.env.BARE_SERVER_DIR!;
+  const storage = new LocalStorage(process.env.BARE_SERVER_DIR!);
   let n = 0;
   const server = createServer((req, res) => {
-    const name = `bare-${process.pid}-${n++}`;
-    const [tmp, stored] = [path.join(dir, `${name}.tmp`), path.join(dir, name)];
-    pipeline(req, new DurableFileWriter(tmp, stored)).then(
+    const key = `bare/${process.pid}-${n++}`;
+    storage.put(key, req).then(
       () => {
         res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
         // removed after the answer, as the bench deletes each upload outside its timing
-        void rm(stored, { force: true });
+        void storage.delete(key);
       },
       (err: Error) => res.writeHead(500).end(JSON.stringify({ error: err.message })),
     );
