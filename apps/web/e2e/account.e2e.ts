@@ -194,13 +194,15 @@ describe('account: sign up, sign in, reset, profile, data, deletion', () => {
     const { page, server } = s;
     const other = newUser('Taken');
     await registerViaApi(server, other);
-    await signedInAsNewUser(page, server, 'account');
+    const { user } = await signedInAsNewUser(page, server, 'account');
     const profile = page.getByRole('region', { name: 'Profile' });
     await profile.getByRole('button', { name: 'Edit email' }).click();
     const conflict = page.waitForResponse(
       (r) => r.url().endsWith('/api/user') && r.request().method() === 'PUT',
     );
     await profile.getByRole('textbox', { name: 'Email' }).fill(other.email);
+    // An email change is confirmed with the current password.
+    await profile.getByLabel(/^Current password/).fill(user.password);
     await profile.getByRole('button', { name: 'Save' }).click();
     expect((await conflict).status()).toBe(409);
     await visible(profile.getByText('Email already exists'));

@@ -18,6 +18,8 @@ export const registerRequestSchema = z.object({
   password: passwordSchema,
   first_name: nameSchema.optional().default(''),
   last_name: nameSchema.optional().default(''),
+  /** The token of an invitation link (`/register?invite=…`), where REGISTRATION asks for one. */
+  invite: z.string().min(1).max(200).optional(),
 });
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_ROLES } from './admin';
 import { emailSchema, passwordSchema } from './auth';
 
 export const userResponseSchema = z.object({
@@ -6,16 +7,22 @@ export const userResponseSchema = z.object({
   last_name: z.string(),
   email: z.string(),
   created_at: z.string(),
+  /** `operator` opens the Admin page (the server decides on every admin call). */
+  role: z.enum(USER_ROLES),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
 const nameField = z.string().trim().max(100, 'Name must be at most 100 characters');
 
-/** PUT /api/user takes exactly one field. */
+/**
+ * PUT /api/user takes exactly one field. An email change also carries the current password (the
+ * server refuses it without): a stolen access token alone must not be able to move the account
+ * to another mailbox and then reset its password there.
+ */
 export const updateUserRequestSchema = z.union([
   z.strictObject({ first_name: nameField }),
   z.strictObject({ last_name: nameField }),
-  z.strictObject({ email: emailSchema }),
+  z.strictObject({ email: emailSchema, current_password: z.string().max(128).optional() }),
 ]);
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 

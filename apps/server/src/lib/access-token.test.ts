@@ -41,6 +41,17 @@ describe('AccessTokens', () => {
     expect(tokens.verify('not.a.token')).toBeNull();
   });
 
+  it('refuses a correctly signed access token that has no expiry', async () => {
+    const tokens = new AccessTokens(SECRET);
+    const forever = await new SignJWT({ sid: 'family-3', typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('9')
+      .sign(new TextEncoder().encode(SECRET));
+    expect(tokens.verify(forever)).toBeNull();
+    // Asked twice: a refusal is not turned into a cached acceptance.
+    expect(tokens.verify(forever)).toBeNull();
+  });
+
   it('stops accepting a token at its expiry although the verified token is cached', () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] });
     const tokens = new AccessTokens(SECRET, 60);

@@ -22,7 +22,13 @@ export class AccessTokens {
 
   constructor(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS) {
     this.signer = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
-    this.verifier = createVerifier({ key: secret, algorithms: ['HS256'], cache: 10_000 });
+    // `exp` is required: a token we signed always has one, and one without it would never end.
+    this.verifier = createVerifier({
+      key: secret,
+      algorithms: ['HS256'],
+      requiredClaims: ['exp'],
+      cache: 10_000,
+    });
   }
 
   sign(claims: AccessClaims): string {

@@ -1,11 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { bearerToken } from '../lib/access-token';
+import { addressMatcher } from '../lib/address-list';
+import { forbidden } from '../lib/http-error';
 
 /** Prometheus metrics of one app instance; features count their own events through `app.metrics`. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Read at scrape time from the model's scheduler (plugins/ai.ts sets it).
+  let modelCalls = () => ({ waiting: 0, running: 0 });
   return {
     registry,
     httpDuration: new Histogram({
@@ -33,9 +39,18 @@ export function createMetrics() {
     }),
     modelQueue: new Gauge({
       name: 'inkwell_model_queue_length',
-      help: 'Generations waiting for or holding the model',
+      help: 'Model calls waiting for a slot or running',
+      labelNames: ['state'] as const,
       registers: [registry],
+      collect() {
+        const { waiting, running } = modelCalls();
+        this.set({ state: 'waiting' }, waiting);
+        this.set({ state: 'running' }, running);
+      },
     }),
+    setModelCalls(source: () => { waiting: number; running: number }) {
+      modelCalls = source;
+    },
   };
 }
 
@@ -59,9 +74,31 @@ async function metricsPlugin(app: FastifyInstance) {
     );
     if (status >= 500) metrics.httpErrors.inc({ route });
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  const mayScrape = scrapePolicy(app.config.METRICS_ALLOW, app.config.METRICS_TOKEN);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!mayScrape(request)) {
+      throw forbidden('Metrics are served only to METRICS_ALLOW addresses or with METRICS_TOKEN');
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+/**
+ * Who may read /metrics (route names, latencies, error counts, queue length): a client address in
+ * METRICS_ALLOW (default loopback), or a bearer METRICS_TOKEN. The address is `request.ip`, which
+ * honours TRUST_PROXY: behind a reverse proxy every request arrives from the proxy's own
+ * (often loopback) address, and only the forwarded client address tells a visitor from a scraper.
+ */
+function scrapePolicy(allow: readonly string[], token: string | undefined) {
+  const allowed = addressMatcher(allow);
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  const expected = token ? digest(token) : undefined;
+  return (request: FastifyRequest) => {
+    if (allowed(request.ip)) return true;
+    const given = bearerToken(request.headers.authorization);
+    // Digests have one length, so the comparison takes the same time for any guess.
+    return Boolean(expected && given && timingSafeEqual(digest(given), expected));
+  };
 }
 
 export default fp(metricsPlugin, { name: 'metrics' });

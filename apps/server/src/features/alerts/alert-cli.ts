@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ALERT_SEVERITIES, alertSeveritySchema } from '@inkwell/contract';
-import { loadConfig } from '../../config';
+import { loadSettings } from '../../config';
 import { openDatabase } from '../../db/database';
 import { alertsRepo } from './alerts.repo';
 
@@ -18,7 +18,7 @@ export async function runAlertCli(argv: string[], env = process.env): Promise<st
       clear: { type: 'boolean', default: false },
     },
   });
-  const config = loadConfig(env);
+  const config = loadSettings(env);
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
     if (values.clear) {

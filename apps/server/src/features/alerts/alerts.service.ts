@@ -1,4 +1,8 @@
-import { alertSeveritySchema, type LatestAlertResponse } from '@inkwell/contract';
+import {
+  alertSeveritySchema,
+  type AlertSeverity,
+  type LatestAlertResponse,
+} from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import { alertsRepo } from './alerts.repo';
 
@@ -12,4 +16,18 @@ export async function latestAlert(db: Db): Promise<LatestAlertResponse> {
     ...(row.title ? { title: row.title } : {}),
     isVisible: true,
   };
+}
+
+/** Shows a banner to every visitor (replacing any other); what `npm run alert` does. */
+export async function setAlert(
+  db: Db,
+  alert: { message: string; severity: AlertSeverity; title?: string },
+): Promise<LatestAlertResponse> {
+  await alertsRepo.set(db, { ...alert, title: alert.title || undefined });
+  return latestAlert(db);
+}
+
+export async function clearAlert(db: Db): Promise<LatestAlertResponse> {
+  await alertsRepo.clear(db);
+  return latestAlert(db);
 }

@@ -19,6 +19,26 @@ export const authRepo = {
       .returning(['id', 'first_name'])
       .executeTakeFirstOrThrow(),
 
+  /**
+   * Records `userId` as the first account ever created, if no account was: true for the one
+   * registration that gets there first (the primary key of the single row settles races).
+   */
+  async claimFirstAccount(db: Db, userId: number): Promise<boolean> {
+    const res = await db
+      .insertInto('first_account')
+      .values({ id: 1, user_id: userId, created_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
+  },
+
+  setRole: (db: Db, userId: number, role: 'user' | 'operator') =>
+    db.updateTable('users').set({ role }).where('id', '=', userId).execute(),
+
+  /** Last sign-in or token refresh: what the Admin page shows as "last seen". */
+  touchLastSeen: (db: Db, userId: number) =>
+    db.updateTable('users').set({ last_seen_at: nowIso() }).where('id', '=', userId).execute(),
+
   setPasswordHash: (db: Db, userId: number, password_hash: string) =>
     db.updateTable('users').set({ password_hash }).where('id', '=', userId).execute(),
 
@@ -77,6 +97,15 @@ export const authRepo = {
       .selectAll()
       .where('token_hash', '=', token_hash)
       .executeTakeFirst(),
+
+  /** Ends every unused reset link of the user (one was used, the password or email changed). */
+  retireResets: (db: Db, user_id: number) =>
+    db
+      .updateTable('password_resets')
+      .set({ used_at: nowIso() })
+      .where('user_id', '=', user_id)
+      .where('used_at', 'is', null)
+      .execute(),
 
   /** Consumes a reset token once; false when already used. */
   async usePasswordReset(db: Db, id: number): Promise<boolean> {

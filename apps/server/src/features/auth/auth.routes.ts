@@ -11,6 +11,7 @@ import {
   tokensResponseSchema,
 } from '@inkwell/contract';
 import { bearerToken } from '../../lib/access-token';
+import { publicAppUrl } from '../../lib/public-url';
 import { requireUser } from '../../plugins/auth';
 import * as auth from './auth.service';
 
@@ -19,11 +20,11 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorR
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = { db: app.db, tokens: app.accessTokens };
+  const registration = {
+    mode: app.config.REGISTRATION,
+    domains: app.config.REGISTRATION_DOMAINS,
+  };
   const limited = { rateLimit: app.authRateLimit };
-  const publicBase = (app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`).replace(
-    /\/$/,
-    '',
-  );
 
   app.post(
     '/api/register',
@@ -32,10 +33,16 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['auth'],
         body: registerRequestSchema,
-        response: { 201: tokensResponseSchema, 409: errorResponseSchema, ...errors },
+        response: {
+          201: tokensResponseSchema,
+          403: errorResponseSchema,
+          409: errorResponseSchema,
+          ...errors,
+        },
       },
     },
-    async (request, reply) => reply.code(201).send(await auth.register(deps, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await auth.register({ ...deps, registration }, request.body)),
   );
 
   app.post(
@@ -45,7 +52,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['auth'],
         body: loginRequestSchema,
-        response: { 200: tokensResponseSchema, ...errors },
+        response: { 200: tokensResponseSchema, 403: errorResponseSchema, ...errors },
       },
     },
     async (request) => auth.login(deps, request.body),
@@ -85,7 +92,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       message: await auth.requestPasswordReset(
-        { ...deps, mailer: app.mailer, resetUrlBase: `${publicBase}${app.config.BASE_PATH}` },
+        { ...deps, mailer: app.mailer, resetUrlBase: publicAppUrl(app.config) },
         request.body.email,
       ),
     }),

@@ -6,15 +6,19 @@ import {
 } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
-import { conflict, unauthorized, badRequest } from '../../lib/http-error';
+import { conflict, forbidden, unauthorized, badRequest } from '../../lib/http-error';
 import { isoIn, nowIso } from '../../lib/time';
+import { consumeInvitation, findValidInvitation } from '../invitations/invitations.service';
 import type { Mailer } from '../mail/mailer';
 import { authRepo } from './auth.repo';
 import { hashToken, newOpaqueToken } from './opaque-token';
 import { hashPassword, verifyPassword } from './passwords';
+import { admission, type RegistrationPolicy } from './registration-policy';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const ACCOUNT_DISABLED =
+  'This account has been disabled. Please contact the operator of this service.';
 
 export interface AuthDeps {
   db: Db;
@@ -37,22 +41,46 @@ export async function startSession(deps: AuthDeps, userId: number): Promise<Sess
     expires_at: isoIn(REFRESH_TOKEN_TTL_MS),
   });
   const access = deps.tokens.sign({ userId, sessionId: familyId });
+  await authRepo.touchLastSeen(deps.db, userId);
   return { access_token: access, refresh_token: refresh };
 }
 
+/**
+ * Creates an account if REGISTRATION admits the address (with its invitation where one is
+ * needed). The invitation is used, the account created and the first account recorded in one
+ * transaction: a sign-up that fails gives its invitation back.
+ */
 export async function register(
-  deps: AuthDeps,
-  input: { email: string; password: string; first_name: string; last_name: string },
+  deps: AuthDeps & { registration: RegistrationPolicy },
+  input: {
+    email: string;
+    password: string;
+    first_name: string;
+    last_name: string;
+    invite?: string;
+  },
 ) {
+  const needs = admission(deps.registration, input.email, input.invite);
+  const invitation =
+    needs === 'invitation'
+      ? await findValidInvitation(deps.db, input.invite ?? '', input.email)
+      : undefined;
   if (await authRepo.findUserByEmail(deps.db, input.email)) throw conflict('Email already exists');
   const password_hash = await hashPassword(input.password);
   let user;
   try {
-    user = await authRepo.insertUser(deps.db, {
-      email: input.email,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      password_hash,
+    user = await deps.db.transaction().execute(async (trx) => {
+      if (invitation) await consumeInvitation(trx, invitation);
+      const created = await authRepo.insertUser(trx, {
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        password_hash,
+      });
+      if (await authRepo.claimFirstAccount(trx, created.id)) {
+        await authRepo.setRole(trx, created.id, 'operator');
+      }
+      return created;
     });
   } catch (err) {
     // Two registrations racing for one email: the unique index decides.
@@ -66,6 +94,8 @@ export async function login(deps: AuthDeps, input: LoginRequest) {
   const user = await authRepo.findUserByEmail(deps.db, input.email);
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok) throw unauthorized('Invalid email or password');
+  // Told only to whoever knows the password: to anyone else a disabled account looks the same.
+  if (user.disabled_at) throw forbidden(ACCOUNT_DISABLED);
   return { ...(await startSession(deps, user.id)), first_name: user.first_name };
 }
 
@@ -77,6 +107,9 @@ export async function refresh(deps: AuthDeps, refreshToken: string | undefined):
   if (!refreshToken) throw unauthorized('Refresh token required');
   const row = await authRepo.findRefreshToken(deps.db, hashToken(refreshToken));
   if (!row) throw unauthorized('Invalid refresh token');
+  // Disabling revokes the sessions too; this says why, rather than "reuse detected".
+  const user = await authRepo.findUserById(deps.db, row.user_id);
+  if (!user || user.disabled_at) throw unauthorized(ACCOUNT_DISABLED);
   if (row.revoked_at) {
     await authRepo.revokeFamily(deps.db, row.family_id);
     throw unauthorized('Refresh token reuse detected; please sign in again');
@@ -94,18 +127,23 @@ export async function refresh(deps: AuthDeps, refreshToken: string | undefined):
     expires_at: row.expires_at,
   });
   const access = deps.tokens.sign({ userId: row.user_id, sessionId: row.family_id });
+  await authRepo.touchLastSeen(deps.db, row.user_id);
   return { access_token: access, refresh_token: next };
 }
 
 export const logout = (deps: AuthDeps, sessionId: string) =>
   authRepo.revokeFamily(deps.db, sessionId);
 
+/** Ends every session of the user (an operator disabled the account). */
+export const endAllSessions = (db: Db, userId: number) => authRepo.revokeAllForUser(db, userId);
+
 export async function requestPasswordReset(
   deps: AuthDeps & { mailer: Mailer; resetUrlBase: string },
   email: string,
 ): Promise<string> {
   const user = await authRepo.findUserByEmail(deps.db, email);
-  if (user) {
+  // A disabled account gets no link (the answer stays the same, as for an unknown address).
+  if (user && !user.disabled_at) {
     const token = newOpaqueToken();
     await authRepo.insertPasswordReset(deps.db, {
       user_id: user.id,
@@ -134,7 +172,8 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
     throw badRequest('This reset link is invalid or has expired. Please request a new one.');
   }
   await authRepo.setPasswordHash(deps.db, row.user_id, await hashPassword(input.password));
-  // A new password ends every session, including a thief's.
+  // A new password ends every session, including a thief's, and every other reset link.
   await authRepo.revokeAllForUser(deps.db, row.user_id);
+  await authRepo.retireResets(deps.db, row.user_id);
   return 'Your password has been reset. You can now sign in.';
 }

@@ -139,7 +139,7 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
     expect((await post('/api/token/refresh', undefined, user.refresh_token)).status).toBe(401);
   });
 
-  it('rejects missing, malformed, wrongly signed and expired access tokens with 401', async () => {
+  it('rejects missing, malformed, wrongly signed, expired and never-expiring access tokens with 401', async () => {
     const user = await registerUser(server);
     const claims = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString());
     const forged = await new SignJWT({ sid: claims.sid, typ: 'access' })
@@ -154,12 +154,17 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(key);
+    const endless = await new SignJWT({ sid: claims.sid, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .sign(key);
     for (const token of [
       undefined,
       'garbage',
       `${user.token}x`,
       forged,
       expired,
+      endless,
       user.refresh_token,
     ]) {
       const res = await server.request('/api/user', { token });
@@ -199,6 +204,51 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
     expect((await server.request('/api/user', { token: user.token })).status).toBe(401);
     const again = await post('/api/reset_password', { token, password: 'another new password' });
     expect(again.status).toBe(400);
+  });
+
+  const resetWith = (token: string, password: string) =>
+    post('/api/reset_password', { token, password });
+  const loginStatus = async (email: string, password: string) =>
+    (await post('/api/login', { email, password })).status;
+
+  it('ends every older reset link of the user when one of them is used', async () => {
+    const user = await registerUser(server);
+    const older = await requestResetToken(user.email);
+    const newer = await requestResetToken(user.email);
+    expect((await resetWith(newer, 'the newest password')).status).toBe(200);
+    const stale = await resetWith(older, 'an attacker password');
+    expect(stale.status).toBe(400);
+    expect(await stale.json()).toEqual({
+      error: 'This reset link is invalid or has expired. Please request a new one.',
+    });
+    expect(await loginStatus(user.email, 'the newest password')).toBe(200);
+    expect(await loginStatus(user.email, 'an attacker password')).toBe(401);
+  });
+
+  it('ends every reset link of the user when the password is changed', async () => {
+    const user = await registerUser(server);
+    const link = await requestResetToken(user.email);
+    const change = await server.request('/api/change_password', {
+      method: 'POST',
+      token: user.token,
+      json: { current_password: user.password, new_password: 'changed on purpose' },
+    });
+    expect(change.status).toBe(200);
+    expect((await resetWith(link, 'an attacker password')).status).toBe(400);
+    expect(await loginStatus(user.email, 'changed on purpose')).toBe(200);
+  });
+
+  it('ends every reset link of the user when the email is changed', async () => {
+    const user = await registerUser(server);
+    const link = await requestResetToken(user.email);
+    const change = await server.request('/api/user', {
+      method: 'PUT',
+      token: user.token,
+      json: { email: `moved-${user.email}`, current_password: user.password },
+    });
+    expect(change.status).toBe(200);
+    expect((await resetWith(link, 'an attacker password')).status).toBe(400);
+    expect(await loginStatus(`moved-${user.email}`, user.password)).toBe(200);
   });
 
   it('refuses a reset link once its hour has passed, and accepts it just before', async () => {

@@ -15,7 +15,12 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
 
 export async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = { db: app.db, tokens: app.accessTokens, storage: app.storage };
+  const deps = {
+    db: app.db,
+    tokens: app.accessTokens,
+    storage: app.storage,
+    adminEmails: app.config.ADMIN_EMAILS,
+  };
   const secured = { onRequest: app.authenticate };
   const session = (r: Parameters<typeof requireUser>[0]) => {
     const u = requireUser(r);

@@ -2,6 +2,7 @@ import type { UpdateUserRequest, UserResponse } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
+import { effectiveRole } from '../../lib/roles';
 import { userPrefix, type Storage } from '../../storage/storage';
 import { authRepo } from '../auth/auth.repo';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -12,42 +13,61 @@ export interface UsersDeps {
   db: Db;
   tokens: AccessTokens;
   storage: Storage;
+  /** ADMIN_EMAILS: who is an operator (lib/roles.ts). */
+  adminEmails: readonly string[];
 }
 
-const present = (u: {
-  first_name: string;
-  last_name: string;
-  email: string;
-  created_at: string;
-}): UserResponse => ({
+const present = (
+  u: { first_name: string; last_name: string; email: string; created_at: string; role: string },
+  adminEmails: readonly string[],
+): UserResponse => ({
   first_name: u.first_name,
   last_name: u.last_name,
   email: u.email,
   created_at: u.created_at,
+  role: effectiveRole(u, adminEmails),
 });
 
 export async function getUser(deps: UsersDeps, userId: number): Promise<UserResponse> {
   const user = await usersRepo.findById(deps.db, userId);
   if (!user) throw notFound('User not found');
-  return present(user);
+  return present(user, deps.adminEmails);
 }
 
-/** Updates one field. An email change answers a fresh access token for the session. */
+/**
+ * Updates one field. An email change needs the current password, ends every reset link (they
+ * were mailed to the old address) and answers a fresh access token for the session.
+ */
 export async function updateUser(
   deps: UsersDeps,
   session: { userId: number; sessionId: string },
   patch: UpdateUserRequest,
 ) {
+  let change: { first_name: string } | { last_name: string } | { email: string } = patch;
   if ('email' in patch) {
+    if (!patch.current_password) {
+      throw badRequest('current_password: Current password is required to change the email');
+    }
+    const user = await usersRepo.findById(deps.db, session.userId);
+    if (!user) throw unauthorized();
+    if (!(await verifyPassword(user.password_hash, patch.current_password))) {
+      throw badRequest('Current password is incorrect');
+    }
     const other = await usersRepo.findIdByEmail(deps.db, patch.email);
     if (other && other.id !== session.userId) throw conflict('Email already exists');
+    // An operator's address (ADMIN_EMAILS) is as good as taken: moving onto it would make anyone
+    // an operator. (Its owner signs up with it; an operator may move between listed addresses.)
+    const operator = effectiveRole(user, deps.adminEmails) === 'operator';
+    if (!operator && deps.adminEmails.includes(patch.email)) throw conflict('Email already exists');
+    change = { email: patch.email };
   }
   try {
-    await usersRepo.update(deps.db, session.userId, patch);
+    await usersRepo.update(deps.db, session.userId, change);
   } catch (err) {
     if (/unique/i.test(String(err))) throw conflict('Email already exists');
     throw err;
   }
+  if ('email' in change) await authRepo.retireResets(deps.db, session.userId);
   const user = await getUser(deps, session.userId);
   const access_token =
     'email' in patch
@@ -79,6 +99,7 @@ export async function changePassword(
     .where('family_id', '!=', session.sessionId)
     .where('revoked_at', 'is', null)
     .execute();
+  await authRepo.retireResets(deps.db, user.id);
   return { success: true as const, message: 'Password changed successfully!' };
 }
 
@@ -100,7 +121,7 @@ export async function exportUserData(deps: UsersDeps, userId: number): Promise<s
 }
 
 /** Removes the user and everything they own: rows (cascade) and stored files. */
-export async function deleteAccount(deps: UsersDeps, userId: number) {
+export async function deleteAccount(deps: Pick<UsersDeps, 'db' | 'storage'>, userId: number) {
   await usersRepo.delete(deps.db, userId);
   await deps.storage.deletePrefix(userPrefix(userId));
   return { success: true as const, message: 'Your account has been deleted.' };

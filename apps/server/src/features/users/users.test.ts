@@ -12,7 +12,8 @@ import {
 describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ dialect });
+    // No one here is an operator (the first account would be, without ADMIN_EMAILS).
+    server = await startTestServer({ dialect, env: { ADMIN_EMAILS: 'ops@example.com' } });
   });
   afterAll(() => server.close());
 
@@ -28,6 +29,7 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
       last_name: 'Lovelace',
       email: user.email,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      role: 'user',
     });
   });
 
@@ -44,11 +46,14 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
   it('answers 409 for a taken email and a working new access token on an email change', async () => {
     const a = await registerUser(server);
     const b = await registerUser(server);
-    const taken = await put({ email: b.email.toUpperCase() }, a.token);
+    const taken = await put(
+      { email: b.email.toUpperCase(), current_password: a.password },
+      a.token,
+    );
     expect(taken.status).toBe(409);
     expect(await taken.json()).toEqual({ error: 'Email already exists' });
 
-    const changed = await put({ email: `new-${a.email}` }, a.token);
+    const changed = await put({ email: `new-${a.email}`, current_password: a.password }, a.token);
     expect(changed.status).toBe(200);
     const body = await changed.json();
     expect(body.email).toBe(`new-${a.email}`);
@@ -59,6 +64,35 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
       json: { email: `new-${a.email}`, password: a.password },
     });
     expect(login.status).toBe(200);
+  });
+
+  it('changes the email only with the current password: an access token alone cannot', async () => {
+    const user = await registerUser(server);
+    const cases: [unknown, string][] = [
+      [
+        { email: `thief-${user.email}` },
+        'current_password: Current password is required to change the email',
+      ],
+      [
+        { email: `thief-${user.email}`, current_password: '' },
+        'current_password: Current password is required to change the email',
+      ],
+      [
+        { email: `thief-${user.email}`, current_password: 'not the password' },
+        'Current password is incorrect',
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const res = await put(body, user.token);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+    const me = await (await server.request('/api/user', { token: user.token })).json();
+    expect(me.email).toBe(user.email);
+    // The password goes with the email only: other fields refuse it like any unknown field.
+    expect(
+      (await put({ first_name: 'X', current_password: user.password }, user.token)).status,
+    ).toBe(400);
   });
 
   it('changes the password only with the current one, and ends other sessions', async () => {

@@ -13,9 +13,14 @@ import { useUiState } from '../ui-state';
 import { useLogoutFlow } from './use-logout-flow';
 
 // Loads on the first logout, outside what `/` loads to render.
-const LogoutModal = lazy(() => import('./LogoutModal').then((m) => ({ default: m.LogoutModal })));
+const loadLogoutModal = () => import('./LogoutModal');
+const LogoutModal = lazy(() => loadLogoutModal().then((m) => ({ default: m.LogoutModal })));
+// Loads with the menu: whether the user is an operator needs the profile.
+const AdminMenuItem = lazy(() =>
+  import('./AdminMenuItem').then((m) => ({ default: m.AdminMenuItem })),
+);
 
-/** Signed in: the first name and the account menu (My Files, Account, Logout). */
+/** Signed in: the first name and the account menu (My Files, Account, [Admin,] Logout). */
 export function AccountMenu({ firstName }: { firstName: string }) {
   const navigate = useNavigate();
   const { openFileDrawer } = useUiState();
@@ -24,7 +29,12 @@ export function AccountMenu({ firstName }: { firstName: string }) {
   const items: { label: string; icon: ReactNode; run: () => void }[] = [
     { label: 'My Files', icon: <FolderOpen fontSize="small" />, run: openFileDrawer },
     { label: 'Account', icon: <Person fontSize="small" />, run: () => navigate('/account') },
-    { label: 'Logout', icon: <Logout fontSize="small" />, run: () => void start() },
+    {
+      label: 'Logout',
+      icon: <Logout fontSize="small" />,
+      // The modal's code first: its 2 s count from when it can show (a slow chunk ate them).
+      run: () => void loadLogoutModal().then(start, start),
+    },
   ];
 
   return (
@@ -50,7 +60,20 @@ export function AccountMenu({ firstName }: { firstName: string }) {
         icon={<AccountCircle />}
       >
         {(close) =>
-          items.map((item) => (
+          items.flatMap((item) => [
+            // Admin, for operators, comes just before Logout.
+            ...(item.label === 'Logout'
+              ? [
+                  <Suspense key="admin" fallback={null}>
+                    <AdminMenuItem
+                      onChoose={() => {
+                        close();
+                        navigate('/admin');
+                      }}
+                    />
+                  </Suspense>,
+                ]
+              : []),
             <MenuItem
               key={item.label}
               onClick={() => {
@@ -60,8 +83,8 @@ export function AccountMenu({ firstName }: { firstName: string }) {
             >
               <ListItemIcon>{item.icon}</ListItemIcon>
               {item.label}
-            </MenuItem>
-          ))
+            </MenuItem>,
+          ])
         }
       </IconMenu>
       {logoutShown && (

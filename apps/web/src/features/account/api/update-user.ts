@@ -20,8 +20,11 @@ export function useUpdateUser() {
     onSuccess: (data, body) => {
       const { message: _message, access_token, ...user } = data;
       queryClient.setQueryData(userQuery.queryKey, user);
-      // Spec §3: the edited value is also stored under its field name.
-      for (const [field, value] of Object.entries(body)) localStorage.setItem(field, String(value));
+      // Spec §3: the edited value is also stored under its field name (never the password that
+      // confirms an email change).
+      for (const [field, value] of Object.entries(body)) {
+        if (field !== 'current_password') localStorage.setItem(field, String(value));
+      }
       if ('first_name' in body) session.setFirstName(user.first_name);
       // An email change re-issues the access token (its claims carry the email).
       if (access_token) session.setTokens(access_token);

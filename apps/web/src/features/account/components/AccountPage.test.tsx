@@ -17,6 +17,7 @@ const USER = {
   last_name: 'Lovelace',
   email: 'ada@example.com',
   created_at: '2024-03-05T10:00:00.000Z',
+  role: 'user',
 };
 
 function setup(handler: MockHandler = () => undefined) {
@@ -73,8 +74,8 @@ describe('AccountPage profile', () => {
     expect(profile().getByText('Augusta')).toBeInTheDocument();
   });
 
-  it('stores the new access token of an email change', async () => {
-    const { user } = setup((req) =>
+  it('asks for the current password to change the email, sends it, and never stores it', async () => {
+    const { user, fetchMock } = setup((req) =>
       req.method === 'PUT'
         ? json(200, { ...USER, email: 'new@example.com', message: 'ok', access_token: 'access-2' })
         : undefined,
@@ -83,9 +84,30 @@ describe('AccountPage profile', () => {
     const input = profile().getByLabelText('Email');
     await user.clear(input);
     await user.type(input, 'new@example.com');
-    await user.click(profile().getByRole('button', { name: 'Save' }));
+    const save = profile().getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await user.type(profile().getByLabelText('Current password'), 'my secret pw');
+    await user.click(save);
     await waitFor(() => expect(localStorage.getItem('accessToken')).toBe('access-2'));
     expect(localStorage.getItem('email')).toBe('new@example.com');
+    expect(localStorage.getItem('current_password')).toBeNull();
+    const put = callsTo(fetchMock, 'user').find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({
+      email: 'new@example.com',
+      current_password: 'my secret pw',
+    });
+  });
+
+  it('shows "Current password is incorrect" under the password when the server says so', async () => {
+    const { user } = setup((req) =>
+      req.method === 'PUT' ? json(400, { error: 'Current password is incorrect' }) : undefined,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Edit email' }));
+    await user.clear(profile().getByLabelText('Email'));
+    await user.type(profile().getByLabelText('Email'), 'new@example.com');
+    await user.type(profile().getByLabelText('Current password'), 'wrong one{Enter}');
+    expect(await profile().findByText('Current password is incorrect')).toBeInTheDocument();
+    expect(profile().getByLabelText('Email')).toHaveValue('new@example.com');
   });
 
   it('409 on email shows "Email already exists"; other failures "Error updating user data"', async () => {
@@ -94,7 +116,8 @@ describe('AccountPage profile', () => {
     await user.click(await screen.findByRole('button', { name: 'Edit email' }));
     const input = profile().getByLabelText('Email');
     await user.clear(input);
-    await user.type(input, 'taken@example.com{Enter}');
+    await user.type(input, 'taken@example.com');
+    await user.type(profile().getByLabelText('Current password'), 'my secret pw{Enter}');
     expect(await profile().findByText('Email already exists')).toBeInTheDocument();
     answer = json(500, { error: 'boom' });
     await user.click(profile().getByRole('button', { name: 'Save' }));

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { PasswordField } from '../../../components/ui/PasswordField';
 
 interface Props {
   label: string;
@@ -13,16 +14,30 @@ interface Props {
   locked: boolean;
   saving: boolean;
   error?: string;
+  /** The field changes only with the current password (the email): a second input asks for it. */
+  confirmWithPassword?: boolean;
+  passwordError?: string;
   onEdit: () => void;
   onCancel: () => void;
-  onSave: (value: string) => void;
+  onSave: (value: string, currentPassword?: string) => void;
 }
 
 /** One profile field: Edit switches to an input; Save only when changed; Enter saves; Cancel restores. */
 export function ProfileField(props: Props) {
-  const { label, value, type = 'text', editing, locked, saving, error } = props;
+  const {
+    label,
+    value,
+    type = 'text',
+    editing,
+    locked,
+    saving,
+    error,
+    confirmWithPassword,
+  } = props;
   const [draft, setDraft] = useState(value);
+  const [password, setPassword] = useState('');
   const changed = draft.trim() !== value;
+  const ready = changed && (!confirmWithPassword || password !== '');
   const inputRef = useRef<HTMLInputElement>(null);
   // Keyboard users land in the input they chose to edit.
   useEffect(() => {
@@ -30,7 +45,7 @@ export function ProfileField(props: Props) {
   }, [editing]);
 
   const save = () => {
-    if (changed && !saving) props.onSave(draft.trim());
+    if (ready && !saving) props.onSave(draft.trim(), confirmWithPassword ? password : undefined);
   };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter') {
@@ -46,6 +61,7 @@ export function ProfileField(props: Props) {
         <Button
           onClick={() => {
             setDraft(value);
+            setPassword('');
             props.onEdit();
           }}
           disabled={locked}
@@ -74,8 +90,21 @@ export function ProfileField(props: Props) {
         fullWidth
         size="small"
       />
+      {confirmWithPassword && (
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          onKeyDown={onKeyDown}
+          error={Boolean(props.passwordError)}
+          helperText={props.passwordError}
+          fullWidth
+          size="small"
+        />
+      )}
       <Stack direction="row" spacing={1}>
-        <Button variant="contained" onClick={save} disabled={!changed || saving}>
+        <Button variant="contained" onClick={save} disabled={!ready || saving}>
           Save
         </Button>
         <Button onClick={props.onCancel}>Cancel</Button>

@@ -14,6 +14,7 @@ const FIELDS: { field: Field; label: string; type?: string }[] = [
 export const PROFILE_MESSAGES = {
   emailExists: 'Email already exists',
   failed: 'Error updating user data',
+  wrongPassword: 'Current password is incorrect',
 } as const;
 
 /** First name, last name and email, edited one at a time. */
@@ -26,21 +27,36 @@ export function ProfileSection({
 }) {
   const [editing, setEditing] = useState<Field | null>(null);
   const [error, setError] = useState<string>();
+  const [passwordError, setPasswordError] = useState<string>();
   const update = useUpdateUser();
-
-  function save(field: Field, value: string) {
+  const clearErrors = () => {
     setError(undefined);
-    update.mutate({ [field]: value } as UpdateUserRequest, {
+    setPasswordError(undefined);
+  };
+
+  function save(field: Field, value: string, currentPassword?: string) {
+    clearErrors();
+    // An email change carries the current password (the server refuses it without).
+    const body = (
+      field === 'email' ? { email: value, current_password: currentPassword } : { [field]: value }
+    ) as UpdateUserRequest;
+    update.mutate(body, {
       onSuccess: (data) => {
         setEditing(null);
         onSaved(data.message);
       },
-      onError: (err) =>
-        setError(
-          err instanceof ApiError && err.status === 409 && field === 'email'
-            ? PROFILE_MESSAGES.emailExists
-            : PROFILE_MESSAGES.failed,
-        ),
+      onError: (err) => {
+        const status = err instanceof ApiError ? err.status : null;
+        if (field === 'email' && status === 409) setError(PROFILE_MESSAGES.emailExists);
+        else if (
+          field === 'email' &&
+          status === 400 &&
+          err instanceof ApiError &&
+          err.serverMessage === PROFILE_MESSAGES.wrongPassword
+        )
+          setPasswordError(PROFILE_MESSAGES.wrongPassword);
+        else setError(PROFILE_MESSAGES.failed);
+      },
     });
   }
 
@@ -56,15 +72,17 @@ export function ProfileSection({
           locked={editing !== null && editing !== field}
           saving={update.isPending}
           error={editing === field ? error : undefined}
+          confirmWithPassword={field === 'email'}
+          passwordError={editing === field ? passwordError : undefined}
           onEdit={() => {
-            setError(undefined);
+            clearErrors();
             setEditing(field);
           }}
           onCancel={() => {
-            setError(undefined);
+            clearErrors();
             setEditing(null);
           }}
-          onSave={(value) => save(field, value)}
+          onSave={(value, currentPassword) => save(field, value, currentPassword)}
         />
       ))}
     </>

@@ -108,4 +108,29 @@ describe('RegisterPage', () => {
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));
     expect(await screen.findByText('Failed to register')).toBeInTheDocument();
   });
+
+  it('signs up with the invitation of its link: the address filled in, the token sent', async () => {
+    const fetchMock = mockFetch((req) =>
+      req.path === 'register'
+        ? json(201, { access_token: 'a', refresh_token: 'r', first_name: 'Ada' })
+        : undefined,
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<RegisterPage />, {
+      route: '/register?invite=tok-123_abc&email=ada%40example.com',
+      path: '/register',
+    });
+    expect(screen.getByText(/signing up with an invitation/)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).toHaveValue('ada@example.com');
+    await fill(user, { email: '' });
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'register')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(fetchMock, 'register')[0]?.[1]?.body))).toEqual({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      password: 'correct-horse',
+      invite: 'tok-123_abc',
+    });
+  });
 });

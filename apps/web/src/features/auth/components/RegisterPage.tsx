@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageContainer } from '../../../components/ui/PageContainer';
 import { PasswordField } from '../../../components/ui/PasswordField';
 import { ApiError } from '../../../lib/api-client';
@@ -29,10 +29,13 @@ const LABELS: Record<Field, string> = {
 };
 
 export function RegisterPage() {
+  // An invitation link (/register?invite=…&email=…) carries its token and the invited address.
+  const [query] = useSearchParams();
+  const invite = query.get('invite') ?? undefined;
   const [values, setValues] = useState<Record<Field, string>>({
     first_name: '',
     last_name: '',
-    email: '',
+    email: (invite && query.get('email')) || '',
     password: '',
     confirm: '',
   });
@@ -51,8 +54,8 @@ export function RegisterPage() {
     };
     setErrors(found);
     if (hasErrors(found)) return;
-    const { confirm: _confirm, ...body } = values;
-    register.mutate(body, { onSuccess: () => navigate('/') });
+    const { confirm: _confirm, ...fields } = values;
+    register.mutate(invite ? { ...fields, invite } : fields, { onSuccess: () => navigate('/') });
   }
 
   const failure =
@@ -72,6 +75,9 @@ export function RegisterPage() {
   return (
     <PageContainer title="Sign Up">
       <Stack component="form" spacing={2} onSubmit={onSubmit} noValidate>
+        {invite && (
+          <Alert severity="info">You are signing up with an invitation; it works once.</Alert>
+        )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField {...field('first_name')} autoComplete="given-name" fullWidth />
           <TextField {...field('last_name')} autoComplete="family-name" fullWidth />

@@ -1,0 +1,20 @@
+import type { Settings } from '../../config';
+import type { Db } from '../../db/database';
+import { publicAppUrl } from '../../lib/public-url';
+import type { Storage } from '../../storage/storage';
+import type { Mailer } from '../mail/mailer';
+import type { AdminDeps } from './admin.service';
+
+/** The same dependencies for the Admin page's routes and for `npm run users`. */
+export function adminDeps(
+  config: Settings,
+  services: { db: Db; storage: Storage; mailer: Mailer },
+): AdminDeps {
+  return {
+    ...services,
+    adminEmails: config.ADMIN_EMAILS,
+    registration: { mode: config.REGISTRATION, domains: config.REGISTRATION_DOMAINS },
+    registerUrl: `${publicAppUrl(config)}register`,
+    promptLimit: config.PROMPT_LIMIT,
+  };
+}

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  adminOverviewResponseSchema,
+  adminUserIdParamsSchema,
+  adminUserSchema,
+  adminUsersResponseSchema,
+  errorResponseSchema,
+  inviteRequestSchema,
+  inviteResponseSchema,
+  latestAlertResponseSchema,
+  setAlertRequestSchema,
+  successResponseSchema,
+} from '@inkwell/contract';
+import { requireUser } from '../../plugins/auth';
+import { adminDeps } from './admin-deps';
+import * as admin from './admin.service';
+import { adminModelStatus } from './model-status';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/**
+ * The Admin page's API, for operators only: anyone else signed in gets the 404 of an address that
+ * does not exist (`requireOperator`); without a valid token, the 401 every protected route
+ * answers, so the web app's refresh-and-retry keeps an operator's page working.
+ */
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = adminDeps(app.config, { db: app.db, storage: app.storage, mailer: app.mailer });
+  const operatorOnly = { onRequest: [app.authenticate, app.requireOperator] };
+  const meta = { tags: ['admin'], security: [{ bearer: [] }] };
+  const actor = (request: Parameters<typeof requireUser>[0]) => ({
+    userId: requireUser(request).id,
+  });
+
+  app.get(
+    '/api/admin/overview',
+    {
+      ...operatorOnly,
+      schema: { ...meta, response: { 200: adminOverviewResponseSchema, ...errors } },
+    },
+    async () => admin.overview(deps, adminModelStatus(app.ai)),
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      ...operatorOnly,
+      schema: { ...meta, response: { 200: adminUsersResponseSchema, ...errors } },
+    },
+    async () => ({ users: await admin.listUsers(deps) }),
+  );
+
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    app.post(
+      `/api/admin/users/:id/${action}`,
+      {
+        ...operatorOnly,
+        schema: {
+          ...meta,
+          params: adminUserIdParamsSchema,
+          response: { 200: adminUserSchema, ...errors },
+        },
+      },
+      async (request) => admin.setDisabled(deps, actor(request), request.params.id, disabled),
+    );
+  }
+
+  app.delete(
+    '/api/admin/users/:id',
+    {
+      ...operatorOnly,
+      schema: {
+        ...meta,
+        params: adminUserIdParamsSchema,
+        response: { 200: successResponseSchema, ...errors },
+      },
+    },
+    async (request) => admin.deleteUser(deps, actor(request), request.params.id),
+  );
+
+  app.post(
+    '/api/admin/invitations',
+    {
+      ...operatorOnly,
+      schema: {
+        ...meta,
+        body: inviteRequestSchema,
+        response: { 201: inviteResponseSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await admin.invite(deps, actor(request), request.body.email, true)),
+  );
+
+  app.put(
+    '/api/admin/alert',
+    {
+      ...operatorOnly,
+      schema: {
+        ...meta,
+        body: setAlertRequestSchema,
+        response: { 200: latestAlertResponseSchema, ...errors },
+      },
+    },
+    async (request) => admin.setBanner(deps, request.body),
+  );
+
+  app.delete(
+    '/api/admin/alert',
+    {
+      ...operatorOnly,
+      schema: { ...meta, response: { 200: latestAlertResponseSchema, ...errors } },
+    },
+    async () => admin.clearBanner(deps),
+  );
+}

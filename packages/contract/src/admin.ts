@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { emailSchema } from './auth';
+import { alertSeveritySchema, latestAlertResponseSchema } from './site';
+
+/** Who may sign up (REGISTRATION): anyone, no one, holders of an invitation, or listed domains. */
+export const REGISTRATION_MODES = ['open', 'closed', 'invite', 'domain'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
+/** Operators (ADMIN_EMAILS, or the first account when none is set) see the Admin page. */
+export const USER_ROLES = ['user', 'operator'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** One account as the Admin page lists it. */
+export const adminUserSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.enum(USER_ROLES),
+  created_at: z.string(),
+  /** Last sign-in or token refresh (a refresh comes every 15 minutes of use); null: never. */
+  last_seen_at: z.string().nullable(),
+  disabled: z.boolean(),
+  files: z.number(),
+  storage_bytes: z.number(),
+  prompts_today: z.number(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUsersResponseSchema = z.object({ users: z.array(adminUserSchema) });
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+/**
+ * The language model as the Admin page shows it: today the provider's status; a scheduler adds
+ * its state and queue here (`.extend`), the page shows what is present.
+ */
+export const adminModelStatusSchema = z.object({
+  available: z.boolean(),
+  name: z.string(),
+  reason: z.string().optional(),
+});
+export type AdminModelStatus = z.infer<typeof adminModelStatusSchema>;
+
+export const adminOverviewResponseSchema = z.object({
+  registration: z.object({
+    mode: z.enum(REGISTRATION_MODES),
+    domains: z.array(z.string()),
+  }),
+  model: adminModelStatusSchema,
+  alert: latestAlertResponseSchema,
+  prompt_limit: z.number(),
+});
+export type AdminOverviewResponse = z.infer<typeof adminOverviewResponseSchema>;
+
+export const adminUserIdParamsSchema = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+export const inviteRequestSchema = z.object({ email: emailSchema });
+export type InviteRequest = z.infer<typeof inviteRequestSchema>;
+
+export const inviteResponseSchema = z.object({
+  email: z.string(),
+  /** The single-use sign-up link (also mailed), for an operator who hands it over another way. */
+  link: z.string(),
+  expires_at: z.string(),
+  message: z.string(),
+});
+export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+export const ALERT_MESSAGE_MAX = 500;
+export const ALERT_TITLE_MAX = 100;
+export const setAlertRequestSchema = z.object({
+  message: z
+    .string()
+    .trim()
+    .min(1, 'Message is required')
+    .max(ALERT_MESSAGE_MAX, `Message must be at most ${ALERT_MESSAGE_MAX} characters`),
+  severity: alertSeveritySchema.optional().default('info'),
+  title: z
+    .string()
+    .trim()
+    .max(ALERT_TITLE_MAX, `Title must be at most ${ALERT_TITLE_MAX} characters`)
+    .optional(),
+});
+export type SetAlertRequest = z.input<typeof setAlertRequestSchema>;
