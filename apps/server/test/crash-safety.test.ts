@@ -51,7 +51,12 @@ const contentFor = (name: string) => `${name}\n`.repeat(40_000); // ~0.5-1 MB of
 describe.each(testDialects())('crash safety (%s)', (dialect) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-crash-'));
   const schema = `crash_${randomBytes(4).toString('hex')}`;
-  const env: Record<string, string> = { DATA_DIR: dataDir };
+  // A JWT_SECRET of the run: on PostgreSQL the server requires one (the restarted server must
+  // accept the tokens the killed one signed).
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+  };
   if (dialect === 'postgres')
     env.DATABASE_URL = `${process.env.TEST_DATABASE_URL}?options=-c%20search_path%3D${schema}`;
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config';
+import type { Settings } from '../config';
 import { LocalStorage } from '../storage/local-storage';
 import { S3Storage } from '../storage/s3-storage';
 import type { Storage } from '../storage/storage';
@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** S3-compatible storage when S3_ENDPOINT is set (several app servers), else the local disk. */
-export function createStorage(config: Config): Storage {
+export function createStorage(config: Settings): Storage {
   if (!config.S3_ENDPOINT) return new LocalStorage(path.join(config.dataDir, 'files'));
   if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required when S3_ENDPOINT is set');
   const client = new S3Client({

@@ -6,6 +6,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
@@ -90,6 +91,19 @@ export class S3Storage implements Storage {
           )
           .catch(() => {});
       }
+      throw err;
+    }
+  }
+
+  async check(signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), {
+        abortSignal: signal,
+      });
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) throw new Error(`the bucket "${this.bucket}" does not exist`);
+      if (status === 403) throw new Error(`access to the bucket "${this.bucket}" is denied`);
       throw err;
     }
   }

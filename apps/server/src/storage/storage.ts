@@ -14,7 +14,7 @@ export interface Storage {
    * Writes a stream under key and returns the byte count. Readers see the object whole or not at
    * all; once put resolves it survives a power cut. A power cut before that may leave it partial
    * (the local disk renames before its last fsync), so the caller must hold the key as unrecorded
-   * until put resolves: the upload's pending row, which the start-up sweep clears with its object.
+   * until put resolves: the upload's pending row, which the sweeps clear with its object once dead.
    */
   put(key: string, body: Readable): Promise<{ size: number }>;
   /** Reads an object; rejects with StorageNotFoundError when it does not exist. */
@@ -28,6 +28,11 @@ export interface Storage {
    * temp files); returns how many. Absent where nothing can be left (S3 aborts failed uploads).
    */
   sweepTemp?(): Promise<number>;
+  /**
+   * Resolves when objects can be stored (readiness); rejects with a reason an operator can act on
+   * (a missing bucket, refused credentials, an unwritable folder). Gives up when `signal` aborts.
+   */
+  check(signal: AbortSignal): Promise<void>;
 }
 
 export class StorageNotFoundError extends Error {

@@ -227,6 +227,7 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
       get: (k) => local.get(k),
       delete: (k) => local.delete(k),
       deletePrefix: (p) => local.deletePrefix(p),
+      check: (signal) => local.check(signal),
       list: (p) => local.list(p),
     };
     await sweepOrphans({ ...deps, storage: shared });

@@ -37,7 +37,15 @@ export const filesRepo = {
   reserve: (
     db: Db,
     dialect: Dialect,
-    r: { userId: number; type: string; storageKey: string; wanted: number; quota: number },
+    r: {
+      userId: number;
+      type: string;
+      storageKey: string;
+      wanted: number;
+      quota: number;
+      /** Pending rows last refreshed before this are dead uploads: their bytes are free again. */
+      deadBefore: string;
+    },
   ) =>
     withUnsyncedCommit(db, dialect, async (trx) => {
       if (dialect === 'postgres') {
@@ -47,6 +55,14 @@ export const filesRepo = {
         .selectFrom('files')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('used'))
         .where('user_id', '=', r.userId)
+        .where((eb) =>
+          eb.not(
+            eb.and([
+              eb('file_name', 'like', `${PENDING_PREFIX}%`),
+              eb('created_at', '<', r.deadBefore),
+            ]),
+          ),
+        )
         .executeTakeFirstOrThrow();
       const reserved = Math.min(r.wanted, r.quota - Number(used));
       if (reserved <= 0) return null;
@@ -65,14 +81,41 @@ export const filesRepo = {
       return { id: row.id, reserved };
     }),
 
-  /** Turns a reservation into the real file (its name and true size). */
+  /**
+   * Turns a reservation into the real file (its name and true size); undefined when the
+   * reservation is gone (swept as dead: its upload stalled past the lease).
+   */
   finalize: (db: Db, id: number, fileName: string, size: number) =>
     db
       .updateTable('files')
       .set({ file_name: fileName, size, created_at: nowIso() })
       .where('id', '=', id)
+      .where('file_name', 'like', `${PENDING_PREFIX}%`)
       .returning(itemColumns)
-      .executeTakeFirstOrThrow(),
+      .executeTakeFirst(),
+
+  /** A running upload's sign of life (see upload-lease.ts); false when its reservation is gone. */
+  touchReservation: async (db: Db, id: number) => {
+    const r = await db
+      .updateTable('files')
+      .set({ created_at: nowIso() })
+      .where('id', '=', id)
+      .where('file_name', 'like', `${PENDING_PREFIX}%`)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  },
+
+  /**
+   * Deletes the reservations last refreshed before `before` and returns their storage keys.
+   * One conditional statement: a reservation refreshed or finalized meanwhile is not touched.
+   */
+  deleteDeadReservations: (db: Db, before: string) =>
+    db
+      .deleteFrom('files')
+      .where('file_name', 'like', `${PENDING_PREFIX}%`)
+      .where('created_at', '<', before)
+      .returning('storage_key')
+      .execute(),
 
   names: async (db: Db, userId: number) =>
     new Set(
@@ -119,9 +162,34 @@ export const filesRepo = {
       .returning('storage_key')
       .execute(),
 
-  /** Every row, for the start-up sweep. */
-  allRows: (db: Db) =>
-    db.selectFrom('files').select(['id', 'storage_key', 'file_name', 'created_at']).execute(),
+  /** Every finished (not pending) row, for the consistency sweep. */
+  finishedRows: (db: Db) =>
+    db
+      .selectFrom('files')
+      .select(['id', 'storage_key'])
+      .where('file_name', 'not like', `${PENDING_PREFIX}%`)
+      .execute(),
+
+  /** Which of these storage keys some row (pending or finished) holds now. */
+  keysWithRows: async (db: Db, keys: string[]) =>
+    new Set(
+      keys.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom('files')
+              .select('storage_key')
+              .where('storage_key', 'in', keys)
+              .execute()
+          ).map((r) => r.storage_key),
+    ),
+
+  /**
+   * Deletes a row only if it still holds `storageKey`: SQLite may give a deleted row's id to a new
+   * row, which a sweep working from an older snapshot must not remove.
+   */
+  deleteRowOf: (db: Db, id: number, storageKey: string) =>
+    db.deleteFrom('files').where('id', '=', id).where('storage_key', '=', storageKey).execute(),
 
   getCachedText: async (db: Db, fileId: number) =>
     (

@@ -13,7 +13,7 @@ import { badRequest } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
 import { contentDisposition } from './file-names';
 import * as files from './files.service';
-import { sweepOrphans } from './files.sweep';
+import { startReservationSweeper, sweepOrphans } from './files.sweep';
 import { uploadFile } from './files.upload';
 import { UPLOAD_STREAM_BUFFER_BYTES } from './upload-guard';
 
@@ -32,15 +32,23 @@ export async function filesRoutes(fastify: FastifyInstance) {
   const auth = { onRequest: app.authenticate };
   const byId = { tags, security, params: fileIdParamsSchema };
 
+  let stopSweeper: (() => void) | undefined;
   app.addHook('onReady', async () => {
+    if (app.role === 'worker') return;
     try {
       const swept = await sweepOrphans(deps);
-      if (swept.rowsRemoved || swept.objectsRemoved || swept.tempRemoved)
-        app.log.warn(swept, 'files: removed orphans');
+      if (Object.values(swept).some((n) => n > 0)) app.log.warn(swept, 'files: removed orphans');
     } catch (err) {
       app.log.error({ err }, 'files: orphan sweep failed');
     }
+    // Uploads that die while the servers run (a killed server, shared storage) free their quota
+    // within the lease, not only at the next start-up.
+    stopSweeper = startReservationSweeper(deps, {
+      swept: (count) => app.log.warn({ count }, 'files: removed dead upload reservations'),
+      failed: (err) => app.log.error({ err }, 'files: reservation sweep failed'),
+    });
   });
+  app.addHook('onClose', async () => stopSweeper?.());
 
   app.post(
     '/api/upload_file',

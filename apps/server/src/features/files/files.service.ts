@@ -13,6 +13,7 @@ import { StorageNotFoundError, type Storage } from '../../storage/storage';
 import { extractText, type ExtractResult } from '../documents/reader';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
+import type { UploadLease } from './upload-lease';
 import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
 
 export interface FilesDeps {
@@ -21,6 +22,8 @@ export interface FilesDeps {
   storage: Storage;
   /** Per-account quota; defaults to ACCOUNT_QUOTA_BYTES. */
   quotaBytes?: number;
+  /** When an upload's reservation counts as dead; defaults to UPLOAD_LEASE (tests shorten it). */
+  lease?: UploadLease;
 }
 
 export const toItem = (row: FileRow): FileItem => ({

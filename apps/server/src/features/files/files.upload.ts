@@ -12,6 +12,7 @@ import { allowedExtension, cleanUploadBase, uniqueName } from './file-names';
 import { filesRepo, isUniqueViolation } from './files.repo';
 import { toItem, type FilesDeps } from './files.service';
 import { UploadGuard } from './upload-guard';
+import { UPLOAD_LEASE, deadBefore, keepReservationAlive, uploadInterrupted } from './upload-lease';
 
 export const QUOTA_EXCEEDED_MESSAGE =
   'Your storage is full (100 MB per account). Delete some files to upload more.';
@@ -42,6 +43,7 @@ export async function uploadFile(
     throw unsupportedMediaType();
   }
   const limit = FILE_SIZE_LIMITS[type];
+  const lease = deps.lease ?? UPLOAD_LEASE;
   const storageKey = `${userPrefix(userId)}${randomUUID()}`;
   // Not awaited before storing: the reservation's transaction costs about a millisecond, and the
   // disk, which an upload waits for, can start on the first bytes meanwhile.
@@ -51,6 +53,7 @@ export async function uploadFile(
     storageKey,
     wanted: Math.min(limit, upload.contentLength ?? limit),
     quota: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
+    deadBefore: deadBefore(lease),
   });
   const guard = new UploadGuard(type, limit, () => payloadTooLarge());
   guard.holdEndUntil(
@@ -68,8 +71,10 @@ export async function uploadFile(
     upload.file.resume();
   });
   upload.file.pipe(guard);
+  const alive = keepReservationAlive(deps.db, lease, reservation, (err) => guard.destroy(err));
   try {
     await deps.storage.put(storageKey, guard);
+    alive.stop(); // finalizing ends the reservation; a refresh racing it would take that for a loss
     const { id } = (await reservation)!; // no reservation failed the stream, so put threw
     if (upload.file.truncated) throw payloadTooLarge();
     if (guard.bytes === 0) throw badRequest('The file is empty');
@@ -79,8 +84,10 @@ export async function uploadFile(
   } catch (err) {
     await deps.storage.delete(storageKey).catch(() => {});
     const reserved = await reservation.catch(() => null);
-    if (reserved) await filesRepo.deleteRow(deps.db, reserved.id).catch(() => {});
+    if (reserved) await filesRepo.deleteRowOf(deps.db, reserved.id, storageKey).catch(() => {});
     throw err;
+  } finally {
+    alive.stop();
   }
 }
 
@@ -96,7 +103,9 @@ async function finalizeWithUniqueName(
   for (let attempt = 0; ; attempt++) {
     const name = uniqueName(base, type, await filesRepo.names(deps.db, userId));
     try {
-      return await filesRepo.finalize(deps.db, id, name, size);
+      const file = await filesRepo.finalize(deps.db, id, name, size);
+      if (!file) throw uploadInterrupted(); // the reservation was swept as dead
+      return file;
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 20) throw err;
     }

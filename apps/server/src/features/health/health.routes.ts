@@ -3,6 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { healthResponseSchema, type HealthResponse } from '@inkwell/contract';
 
+/** How long readiness waits for the file store before calling it unavailable. */
+const STORAGE_CHECK_MS = 3000;
+
 /** The state of the database and the model, as both health routes report it. */
 async function checkHealth(app: FastifyInstance): Promise<HealthResponse> {
   const database = await sql`select 1`.execute(app.db).then(
@@ -15,6 +18,20 @@ async function checkHealth(app: FastifyInstance): Promise<HealthResponse> {
     database,
     model: model.available ? model.name : `unavailable: ${model.reason ?? 'not configured'}`,
   };
+}
+
+/** `ok`, or why files cannot be stored (a missing bucket answers every upload with a 500). */
+async function checkStorage(app: FastifyInstance): Promise<string> {
+  const signal = AbortSignal.timeout(STORAGE_CHECK_MS);
+  try {
+    await app.storage.check(signal);
+    return 'ok';
+  } catch (err) {
+    const reason = signal.aborted
+      ? `no answer within ${STORAGE_CHECK_MS / 1000} s`
+      : (err as Error).message;
+    return `unavailable: ${reason}`;
+  }
 }
 
 export async function healthRoutes(fastify: FastifyInstance) {
@@ -30,9 +47,14 @@ export async function healthRoutes(fastify: FastifyInstance) {
     return reply.code(health.database === 'ok' ? 200 : 503).send(health);
   });
 
-  /** Readiness for a load balancer: 200 only when both the database and the model can serve. */
+  /**
+   * Readiness for a load balancer: 200 only when the database, the model and the file store can
+   * all serve. (Liveness leaves the store out: an outage of a shared service is no reason to
+   * restart every app server.)
+   */
   app.get('/api/ready', { schema }, async (_request, reply) => {
-    const health = await checkHealth(app);
-    return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+    const [health, storage] = await Promise.all([checkHealth(app), checkStorage(app)]);
+    const ok = health.status === 'ok' && storage === 'ok';
+    return reply.code(ok ? 200 : 503).send({ ...health, status: ok ? 'ok' : 'degraded', storage });
   });
 }
