@@ -3,6 +3,7 @@
 // message on screen), and the time from pressing Enter to the new message appearing under it.
 // Production build, Debian's headless Chromium, the product server on loopback. The measuring
 // itself is shared with the browser suite (apps/web/e2e/chat-list.e2e.ts); the targets live here.
+import { startProductAi } from '../apps/web/e2e/support/ai';
 import { launchBrowser } from '../apps/web/e2e/support/browser';
 import { MESSAGES, measureChatList } from '../apps/web/e2e/support/chat-list-timing';
 import { startProductServer } from '../apps/web/e2e/support/product-server';
@@ -15,7 +16,9 @@ const APPEND_TARGET_MS = 200;
 
 async function main() {
   console.log(machineLine());
-  const server = await startProductServer();
+  // A model answers (the fake one, on loopback): with none, Send stays disabled.
+  const ai = await startProductAi();
+  const server = await startProductServer({ AI_BASE_URL: ai.url });
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -45,6 +48,7 @@ async function main() {
   } finally {
     await browser.close();
     await server.stop();
+    await ai.close();
   }
 }
 

@@ -39,7 +39,7 @@ async function signUp(url: string, i: number): Promise<User> {
   const res = await fetch(`${url}/api/upload_file`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': up.contentType },
-    body: up.body,
+    body: new Uint8Array(up.body),
   });
   const { file } = (await res.json()) as { file: { id: number } };
   return { token, fileId: file.id };

@@ -12,14 +12,17 @@ import { registerFeatures } from './features';
 import aiPlugin from './plugins/ai';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
+import jobsPlugin from './plugins/jobs';
 import errorsPlugin from './plugins/errors';
 import mailerPlugin from './plugins/mailer';
 import metricsPlugin from './plugins/metrics';
+import noStorePlugin from './plugins/no-store';
 import openapiPlugin from './plugins/openapi';
 import rateLimitPlugin from './plugins/rate-limit';
 import storagePlugin from './plugins/storage';
 import webPlugin from './plugins/web';
 import { contentSecurityPolicy } from './lib/csp';
+import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
 
 export interface BuildAppOptions {
@@ -29,6 +32,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app is (defaults to apps/web/dist). */
   webDistDir?: string;
+  /**
+   * `worker` (npm run worker): a process that runs jobs for the app servers. It leaves the
+   * upload sweeps to them: on a disk it shares with one, it would take that server's running
+   * uploads for leftovers.
+   */
+  role?: 'server' | 'worker';
 }
 
 export type App = FastifyInstance;
@@ -38,11 +47,14 @@ export interface RouteEntry {
   url: string;
   /** True when the route runs `app.authenticate` before anything else. */
   authenticated: boolean;
+  /** True when the route also runs `app.requireOperator` (operators only; 404 to other users). */
+  operator: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: RouteEntry[];
+    role: 'server' | 'worker';
   }
 }
 
@@ -70,13 +82,19 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
     const hooks = [route.onRequest ?? []].flat();
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      routeTable.push({ method, url: route.url, authenticated: hooks.includes(app.authenticate) });
+      routeTable.push({
+        method,
+        url: route.url,
+        authenticated: hooks.includes(app.authenticate),
+        operator: hooks.includes(app.requireOperator),
+      });
     }
   });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  app.decorate('role', opts.role ?? 'server');
 
   // HTML forms post url-encoded bodies (page analysis, translate).
   app.addContentTypeParser(
@@ -86,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   );
 
   await app.register(errorsPlugin);
+  await app.register(noStorePlugin);
   await app.register(metricsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: { directives: contentSecurityPolicy(config) },
@@ -101,17 +120,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(authPlugin);
   await app.register(openapiPlugin);
   await app.register(aiPlugin);
+  await app.register(jobsPlugin, { pgSchema: opts.pgSchema });
 
   await registerFeatures(app);
 
   await app.register(webPlugin, { distDir: opts.webDistDir });
   return app;
-}
-
-/** TRUST_PROXY: true/false, a hop count, or a comma list of addresses/CIDRs. */
-function parseTrustProxy(value: string | undefined): FastifyServerOptions['trustProxy'] {
-  if (!value || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value) as unknown as string;
-  return value.split(',').map((s) => s.trim());
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PROMPT_LIMIT } from '@inkwell/contract';
+import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
+import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
 
 /**
  * The one reading of the environment. Every setting of the product is here, validated once at
@@ -25,6 +26,34 @@ const commaList = optionalString.transform((v) =>
         .filter(Boolean)
     : [],
 );
+
+/** A comma list whose every entry passes `ok`; the error names the first entry that does not. */
+const listOf =
+  (ok: (entry: string) => boolean, what: string) => (list: string[], ctx: z.RefinementCtx) => {
+    const bad = list.find((entry) => !ok(entry));
+    if (bad !== undefined)
+      ctx.addIssue({ code: 'custom', message: `must be ${what} ("${bad}" is not)` });
+  };
+const isEmail = (v: string) => z.email().safeParse(v).success;
+const isDomain = (v: string) =>
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(v);
+const emailList = commaList.superRefine(listOf(isEmail, 'a comma list of email addresses'));
+const domainList = commaList.superRefine(
+  listOf(isDomain, 'a comma list of domain names (example.com)'),
+);
+/** Unset: loopback only; `none`: no address (METRICS_TOKEN only). */
+const addressList = optionalString
+  .transform((v) => {
+    if (v === undefined) return LOOPBACK;
+    if (v.toLowerCase() === 'none') return [];
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  })
+  .superRefine(listOf(isAddressOrCidr, 'a comma list of addresses or CIDRs, or none'));
+/** Default of SUMMARY_MAX_TOKENS: 10 MB summarized in ~5 min on a CPU model (bench/REPORT.md). */
+export const DEFAULT_SUMMARY_MAX_TOKENS = 32_000;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -64,6 +93,14 @@ const envSchema = z.object({
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
   ),
+  // Accounts and access (an instance on the internet: README "Running it on the internet")
+  REGISTRATION: z.enum(REGISTRATION_MODES).default('open'),
+  REGISTRATION_DOMAINS: domainList,
+  ADMIN_EMAILS: emailList,
+  METRICS_ALLOW: addressList,
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ANALYTICS_SCRIPT_URL: optionalUrl,
   // Files
@@ -81,7 +118,18 @@ const envSchema = z.object({
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** Calls sent to the OpenAI-compatible server at once; the rest wait in our own queue. */
+  AI_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
+  /** Interactive calls may interrupt batch calls when every slot is busy. */
+  AI_PREEMPT: z
+    .enum(['on', 'off', 'true', 'false'])
+    .default('on')
+    .transform((v) => v === 'on' || v === 'true'),
+  /** How long a call that arrives while the model loads waits for it. */
+  AI_LOAD_WAIT_MS: z.coerce.number().int().min(0).default(120_000),
   PROMPT_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_PROMPT_LIMIT),
+  /** Most tokens of a document the model reads for a summary (mode=bounded); see extractive/. */
+  SUMMARY_MAX_TOKENS: z.coerce.number().int().min(500).default(DEFAULT_SUMMARY_MAX_TOKENS),
   // Embedded model tuning: CPU unless a GPU type is named; parallel sequences; tokens per sequence.
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
   LLAMA_SEQUENCES: z.coerce.number().int().min(1).max(16).default(2),
@@ -90,6 +138,23 @@ const envSchema = z.object({
   LLAMA_THREADS: optionalString
     .transform((v) => (v === undefined ? undefined : Number(v)))
     .pipe(z.number().int().min(1).max(256).optional()),
+  // Jobs (long AI work)
+  /** Whether this process runs jobs (with SQLite it always does: it is the only process). */
+  JOB_WORKER: z
+    .enum(['on', 'off', 'true', 'false'])
+    .default('on')
+    .transform((v) => v === 'on' || v === 'true'),
+  /** Jobs one process runs at once (their model calls still take turns in the scheduler). */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** A running job whose process has been silent this long is resumed by another one. */
+  JOB_STALE_MS: z.coerce.number().int().min(500).default(30_000),
+  /** Where `npm run worker` answers its health check. */
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** PostgreSQL schema of pg-boss's tables. */
+  JOB_QUEUE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a plain lower-case identifier')
+    .default('pgboss'),
   // Page analysis
   FETCH_ALLOW_HOSTS: commaList,
   CHROMIUM_PATH: optionalString,
@@ -97,16 +162,38 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'JWT_SECRET'> {
-  JWT_SECRET: string;
+/** The validated settings, for tools that open the database but sign no tokens (`npm run alert`). */
+export interface Settings extends Env {
   /** Absolute DATA_DIR. */
   dataDir: string;
 }
 
+export interface Config extends Omit<Settings, 'JWT_SECRET'> {
+  JWT_SECRET: string;
+}
+
 export class ConfigError extends Error {}
 
-/** Parses an environment; throws ConfigError listing every wrong setting. */
+/**
+ * The server's configuration: the settings and the key that signs access tokens. On PostgreSQL
+ * JWT_SECRET must be set: a database that several app servers share means a token is checked by a
+ * server other than the one that signed it, and a key generated per server (in its own DATA_DIR)
+ * would answer 401 to every request that reaches another server.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cfg = loadSettings(env);
+  if (cfg.DATABASE_URL && !cfg.JWT_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  JWT_SECRET: required when DATABASE_URL is set (PostgreSQL): every ' +
+        'app server sharing the database must sign access tokens with the same key; set the same ' +
+        'random value of at least 32 characters on each (e.g. `openssl rand -base64 48`)',
+    );
+  }
+  return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.dataDir) };
+}
+
+/** Parses an environment; throws ConfigError listing every wrong setting. */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -121,9 +208,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.S3_ENDPOINT && !cfg.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_ENDPOINT is set');
   }
+  if (cfg.REGISTRATION === 'domain' && cfg.REGISTRATION_DOMAINS.length === 0) {
+    throw new ConfigError(
+      'Invalid configuration:\n  REGISTRATION_DOMAINS: required when REGISTRATION=domain',
+    );
+  }
   const dataDir = path.resolve(cfg.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  return { ...cfg, dataDir, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(dataDir) };
+  return { ...cfg, dataDir };
 }
 
 /** A secret generated on first start and kept in DATA_DIR, so tokens survive restarts. */

@@ -18,6 +18,9 @@ export function testDialects(): TestDialect[] {
 
 export interface TestServer {
   app: App;
+  dialect: TestDialect;
+  /** PostgreSQL schema of this server's database (undefined on SQLite). */
+  pgSchema: string | undefined;
   url: string;
   dataDir: string;
   /**
@@ -27,24 +30,39 @@ export interface TestServer {
   databaseUrl: string | undefined;
   /** fetch against the server; `path` starts with /api/... */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** Stops the app and keeps its data (for another server sharing it); close() may follow. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestServer(
-  opts: { dialect?: TestDialect; env?: Record<string, string | undefined> } = {},
+  opts: {
+    dialect?: TestDialect;
+    env?: Record<string, string | undefined>;
+    /**
+     * Another app server of the same deployment: the same database (SQLite file or PostgreSQL
+     * schema), DATA_DIR and JWT_SECRET. Closing this one leaves the shared data to `sharing`.
+     */
+    sharing?: TestServer;
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-test-'));
-  const dialect = opts.dialect ?? 'sqlite';
+  const { sharing } = opts;
+  const dataDir = sharing?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'inkwell-test-'));
+  const dialect = sharing?.dialect ?? opts.dialect ?? 'sqlite';
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    JWT_SECRET: sharing?.app.config.JWT_SECRET ?? randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     MODEL_DOWNLOAD: 'off',
     ...(dialect === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
     ...opts.env,
   });
-  const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const pgSchema = sharing
+    ? sharing.pgSchema
+    : dialect === 'postgres'
+      ? `t_${randomBytes(6).toString('hex')}`
+      : undefined;
   const app = await buildApp(config, {
     logger: false,
     pgSchema,
@@ -59,11 +77,16 @@ export async function startTestServer(
     u.searchParams.set('options', `-c search_path=${pgSchema}`);
     databaseUrl = u.toString();
   }
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= app.close());
   return {
     app,
+    dialect,
+    pgSchema,
     url,
     dataDir,
     databaseUrl,
+    stop,
     request(p, init = {}) {
       const { token, json, ...rest } = init;
       const headers = new Headers(rest.headers);
@@ -76,14 +99,16 @@ export async function startTestServer(
       return fetch(url + p, { ...rest, headers, body });
     },
     async close() {
-      if (pgSchema)
+      if (sharing) return stop();
+      // pg-boss's schema (plugins/jobs.ts) goes with the app's own.
+      for (const schema of pgSchema ? [pgSchema, `${pgSchema}_queue`] : [])
         await app.db.schema
-          .dropSchema(pgSchema)
+          .dropSchema(schema)
           .ifExists()
           .cascade()
           .execute()
           .catch(() => {});
-      await app.close();
+      await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -15,7 +15,8 @@ const RUNS = 2;
 const MAX_RENDERED = 100;
 
 describe('chat list with 1,000 messages', () => {
-  const s = useScenario();
+  // A model answers (with none, Send stays disabled); its answer does not repeat the question.
+  const s = useScenario({ ai: { reply: () => 'Noted.' } });
 
   const conversation = () => s.page.getByRole('log', { name: 'Conversation' });
   const article = (text: string) => conversation().getByRole('article').filter({ hasText: text });
@@ -62,7 +63,7 @@ describe('chat list with 1,000 messages', () => {
     ).toEqual([]);
     expect(texts.length, 'message elements at the bottom').toBeLessThan(MAX_RENDERED);
 
-    // The answer to the appended question (here a 503: no model is configured) replaces its
+    // The answer to the appended question (the fake model's) replaces its
     // 'Loading...' placeholder, and the list follows the output with a smooth scroll: wait for
     // both to finish before scrolling away, or that scroll races the scroll up.
     await expect

@@ -4,6 +4,7 @@ import {
   MB,
   TRANSLATION_LANGUAGES,
   registerRequestSchema,
+  summarizeRequestSchema,
   updateUserRequestSchema,
 } from './index';
 
@@ -22,6 +23,14 @@ describe('contract', () => {
       docx: 10 * MB,
       pptx: 10 * MB,
     });
+  });
+
+  it('summarizes in bounded mode unless full is asked for', () => {
+    expect(summarizeRequestSchema.parse({})).toEqual({ mode: 'bounded' });
+    expect(summarizeRequestSchema.parse({ mode: '' })).toEqual({ mode: 'bounded' });
+    expect(summarizeRequestSchema.parse({ mode: 'full' })).toEqual({ mode: 'full' });
+    const bad = summarizeRequestSchema.safeParse({ mode: 'all' });
+    expect(bad.success ? null : bad.error.issues[0]?.message).toBe('mode must be bounded or full');
   });
 
   it('normalises the email and makes names optional at registration', () => {

@@ -10,7 +10,7 @@ import { CHAT_MAX_CHARS, DOWNLOAD_FORMATS, TRANSLATION_LANGUAGES } from './const
  *   404 `file_id` not the user's; 503 'No language model is available: …' (not for proofread and
  *   sentiment, which work without a model); 502/504 when the AI server fails or times out.
  *
- * POST /api/summarize                 multipart file | file_id            → SummarizeResponse
+ * POST /api/summarize                 multipart file | file_id, mode?     → SummarizeResponse
  * POST /api/proofread                 multipart file | file_id, text?     → ProofreadResponse
  * POST /api/bulk-sentiment-analysis   multipart file | file_id            → SentimentResponse
  * POST /api/askQuestions              multipart file | file_id, text      → AskQuestionsResponse
@@ -85,6 +85,24 @@ export const translateStoredFileRequestSchema = z.object({
   target_language: languageSchema,
 });
 export type TranslateStoredFileRequest = z.input<typeof translateStoredFileRequestSchema>;
+
+/**
+ * How much of a document a summary reads. `bounded` (default): a document longer than the
+ * server's SUMMARY_MAX_TOKENS is first cut down to the most central sentences of each of its
+ * sections (pages, slides, sheets, headed parts), so the model reads a fixed amount of it and
+ * every section is represented. `full`: the model reads every word (time grows with the length).
+ */
+export const SUMMARY_MODES = ['bounded', 'full'] as const;
+export type SummaryMode = (typeof SUMMARY_MODES)[number];
+
+/** Form fields of POST /api/summarize besides `file` / `file_id`; an empty `mode` is the default. */
+export const summarizeRequestSchema = z.object({
+  mode: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(SUMMARY_MODES, { error: 'mode must be bounded or full' }).default('bounded'),
+  ),
+});
+export type SummarizeRequest = z.input<typeof summarizeRequestSchema>;
 
 export const summarizeResponseSchema = z.object({ summary: z.string() });
 export type SummarizeResponse = z.infer<typeof summarizeResponseSchema>;

@@ -7,3 +7,6 @@ export * from './files';
 export * from './chat';
 export * from './documents';
 export * from './analysis';
+export * from './ai';
+export * from './jobs';
+export * from './admin';

@@ -59,5 +59,7 @@ export const healthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'error']),
   model: z.string(),
+  /** Readiness only: `ok`, or `unavailable: <reason>` (e.g. the S3 bucket does not exist). */
+  storage: z.string().optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { OwnSchemaPostgresDialect } from './own-schema-dialect';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrate';
@@ -67,7 +68,7 @@ async function openPostgres(url: string, schema?: string): Promise<DatabaseHandl
       client.release();
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   await sql`select 1`.execute(db);
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -132,4 +132,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('migrations on PostgreSQL', () =
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('introspects its own schema only (another schema dropped meanwhile cannot fail a migration)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-db-'));
+    const neighbour = `t_${randomBytes(6).toString('hex')}`;
+    const ours = `t_${randomBytes(6).toString('hex')}`;
+    const open = (pgSchema: string) =>
+      openDatabase({ dataDir, databaseUrl: process.env.TEST_DATABASE_URL, pgSchema });
+    const first = await open(neighbour);
+    const second = await open(ours);
+    try {
+      await sql`create table ${sql.id(neighbour, 'only_there')} (id int)`.execute(first.db);
+      const tables = await second.db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([ours]));
+      expect(tables.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['kysely_migration', 'users', 'files']),
+      );
+      expect(tables.map((t) => t.name)).not.toContain('only_there');
+    } finally {
+      await second.db.schema.dropSchema(ours).cascade().execute();
+      await first.db.schema.dropSchema(neighbour).cascade().execute();
+      await second.close();
+      await first.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,6 +2,8 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 import type { Dialect } from './database';
 import * as initial from './migrations/001-initial';
+import * as accounts from './migrations/002-accounts';
+import * as jobs from './migrations/010-jobs';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -10,6 +12,8 @@ import * as initial from './migrations/001-initial';
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 const migrations: Record<string, DialectMigration> = {
   '001-initial': initial,
+  '002-accounts': accounts,
+  '010-jobs': jobs,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists

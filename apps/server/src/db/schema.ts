@@ -12,6 +12,33 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: string;
+  /**
+   * 'operator' for the first account ever created (see FirstAccountTable); the role it grants
+   * counts only while ADMIN_EMAILS is unset (lib/roles.ts).
+   */
+  role: ColumnType<string, string | undefined, string>;
+  /** Set while an operator has disabled the account: no sign-in, no token works. */
+  disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Last sign-in or token refresh. */
+  last_seen_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  /** Lower-cased; the invitation admits this address only. */
+  email: string;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** At most one row (id 1): which account was created first. */
+export interface FirstAccountTable {
+  id: number;
+  user_id: number;
+  created_at: string;
 }
 
 export interface RefreshTokensTable {
@@ -91,6 +118,44 @@ export interface UsedCaptchasTable {
   expires_at: string;
 }
 
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobsTable {
+  /** A random UUID: for anonymous analyses, knowing it is what gives access. */
+  id: string;
+  user_id: number | null;
+  kind: string;
+  /** JSON of the job's input (see features/jobs/job-kinds.ts). */
+  input: string;
+  state: JobState;
+  /** JSON of the last ProgressEvent. */
+  progress: string | null;
+  /** JSON of the answer, as the endpoint that created the job answers it. */
+  result: string | null;
+  /** JSON `{ error, status }` of a failed job. */
+  error: string | null;
+  attempts: number;
+  /** The process running it; a heartbeat older than JOB_STALE_MS means that process is gone. */
+  worker: string | null;
+  heartbeat_at: string | null;
+  /** The queue's message for it (pg-boss), once sent. */
+  queue_id: string | null;
+  created_at: string;
+  /** When it last went into the queue (created, or taken back from a worker that went silent). */
+  queued_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** When a finished job and its result are deleted. */
+  expires_at: string | null;
+}
+
+export interface JobPartsTable {
+  job_id: string;
+  /** A hash of the model call's prompt: the same call in a resumed job finds its answer here. */
+  key: string;
+  output: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -102,6 +167,10 @@ export interface Database {
   alerts: AlertsTable;
   contact_messages: ContactMessagesTable;
   used_captchas: UsedCaptchasTable;
+  jobs: JobsTable;
+  job_parts: JobPartsTable;
+  invitations: InvitationsTable;
+  first_account: FirstAccountTable;
 }
 
 export type Timestamp = ColumnType<string, string, string>;

@@ -189,7 +189,10 @@ describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {
     // No model is configured in this test: alive, but not ready to serve AI.
     const ready = await server.request('/api/ready');
     expect(ready.status).toBe(503);
-    expect((await ready.json()).model).toMatch(/^unavailable: /);
+    expect(await ready.json()).toMatchObject({
+      model: expect.stringMatching(/^unavailable: /),
+      storage: 'ok',
+    });
     const metrics = await (await server.request('/metrics')).text();
     expect(metrics).toContain(
       'inkwell_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/health"',
@@ -271,6 +274,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ CAPTCHA: 'recaptcha', DATA_DIR: '/tmp/inkwell-cfg-test' })).toThrow(
       /RECAPTCHA_SECRET/,
     );
+  });
+
+  it("stops on PostgreSQL without JWT_SECRET: a key generated per app server refuses the others' tokens", () => {
+    const shared = {
+      DATABASE_URL: 'postgres://db.invalid/inkwell',
+      DATA_DIR: '/tmp/inkwell-cfg-test',
+    };
+    expect(() => loadConfig(shared)).toThrow(ConfigError);
+    expect(() => loadConfig(shared)).toThrow(/JWT_SECRET: required when DATABASE_URL is set/);
+    const secret = 'a shared secret of more than 32 characters';
+    expect(loadConfig({ ...shared, JWT_SECRET: secret }).JWT_SECRET).toBe(secret);
   });
 
   it('keeps a generated JWT secret in DATA_DIR across restarts', () => {

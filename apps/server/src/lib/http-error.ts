@@ -26,3 +26,10 @@ export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
     retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},
   );
 export const serviceUnavailable = (message: string) => new HttpError(503, message);
+
+/**
+ * The answer to a route that does not exist. Admin routes give exactly this to a signed-in
+ * non-operator, so nothing tells them apart from a mistyped address.
+ */
+export const routeNotFound = (method: string, url: string) =>
+  new HttpError(404, `Route ${method} ${url.split('?')[0]} not found`);

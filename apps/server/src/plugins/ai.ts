@@ -3,18 +3,41 @@ import fp from 'fastify-plugin';
 import { createLanguageModel } from '../features/ai/create-model';
 import { instrumentModel } from '../features/ai/instrumented-model';
 import type { LanguageModel } from '../features/ai/language-model';
+import { ScheduledModel } from '../features/ai/scheduled-model';
+import { WorkProgress } from '../features/ai/work-progress';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The shared language model (see features/ai). `app.ai.status()` tells whether it is ready. */
+    /**
+     * The shared language model (see features/ai), behind the scheduler: every model call of every
+     * feature goes through it. `app.ai.status()` tells whether it is ready and how many calls wait.
+     */
     ai: LanguageModel;
+    /** A progress tracker for one long piece of AI work, with the model's measured speed. */
+    newWorkProgress(): WorkProgress;
   }
 }
 
 /** Decorates `app.ai` with the configured provider; it is closed (model freed) when the app closes. */
 async function aiPlugin(app: FastifyInstance) {
-  const model = await createLanguageModel(app.config, app.log);
-  app.decorate('ai', instrumentModel(model, app.metrics));
+  const { config, metrics } = app;
+  const provider = instrumentModel(await createLanguageModel(config, app.log), metrics);
+  const model = new ScheduledModel(provider, {
+    // The scheduler must own the order: never more calls than the model runs at once.
+    capacity: config.AI_BASE_URL ? config.AI_PARALLEL : config.LLAMA_SEQUENCES,
+    preempt: config.AI_PREEMPT,
+    loadWaitMs: config.AI_LOAD_WAIT_MS,
+  });
+  metrics.setModelCalls(() => ({
+    waiting: model.scheduler.waiting,
+    running: model.scheduler.busy,
+  }));
+  app.decorate('ai', model);
+  const estimates = {
+    callMs: () => model.estimator.averageCallMs(),
+    capacity: model.scheduler.capacity,
+  };
+  app.decorate('newWorkProgress', () => new WorkProgress(estimates));
   app.addHook('onClose', () => app.ai.close());
 }
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@inkwell/contract';
-import { HttpError } from '../lib/http-error';
+import { HttpError, routeNotFound } from '../lib/http-error';
 
 /**
  * The one error handler: every failure leaves as `{ "error": "<message>" }` with its status.
@@ -37,9 +37,8 @@ async function errorsPlugin(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    const { statusCode, message } = routeNotFound(request.method, request.url);
+    reply.code(statusCode).send({ error: message });
   });
 }
 

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, testDialects, type TestServer } from '../test-app';
 
 /**
- * Every API route × who is asking. The rows come from the app's own route table, so a new route
- * is checked the moment it exists: it must either be listed here as public, or authenticate.
+ * Every API route × who is asking: anonymous, bad or dead tokens, the owner of a file, another
+ * user, and an operator. The rows come from the app's own route table, so a new route is checked
+ * the moment it exists: it must either be listed here as public, or authenticate; and every
+ * /api/admin route must be for operators only.
  */
 const PUBLIC_ROUTES = new Set([
   'GET /api/docs',
@@ -23,23 +25,34 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/reset_password',
   'POST /api/accessibility-analysis', // spec §6: sent without a token
   'POST /api/seo-analysis',
+  // A job by its random id: a user's job needs that user's token (404 otherwise), an anonymous
+  // page analysis's job is reached with its id alone (features/jobs/jobs.test.ts).
+  'GET /api/jobs/:id',
+  'GET /api/jobs/:id/events',
+  'DELETE /api/jobs/:id',
 ]);
 
 const fill = (url: string, id: string | number) => url.replace(/:\w+/g, String(id));
+
+const OPERATOR_EMAIL = 'operator@example.com';
 
 describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
   let server: TestServer;
   let owner: Awaited<ReturnType<typeof registerUser>>;
   let other: Awaited<ReturnType<typeof registerUser>>;
+  let operator: Awaited<ReturnType<typeof registerUser>>;
   let ownerFileId: number;
+  let ownerUserId: number;
   let expiredToken: string;
   let deletedUserToken: string;
   let loggedOutToken: string;
+  let disabledUserToken: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ dialect });
+    server = await startTestServer({ dialect, env: { ADMIN_EMAILS: OPERATOR_EMAIL } });
     owner = await registerUser(server);
     other = await registerUser(server);
+    operator = await registerUser(server, { email: OPERATOR_EMAIL });
 
     const form = new FormData();
     form.append('file', new Blob(['hello matrix']), 'matrix.txt');
@@ -65,10 +78,24 @@ describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
     const leaving = await registerUser(server);
     loggedOutToken = leaving.token;
     await server.request('/api/logout', { method: 'POST', token: leaving.token });
+
+    const stopped = await registerUser(server);
+    disabledUserToken = stopped.token;
+    const listed = await server.request('/api/admin/users', { token: operator.token });
+    const users = (await listed.json()).users as { id: number; email: string }[];
+    ownerUserId = users.find((u) => u.email === owner.email)!.id;
+    const stoppedId = users.find((u) => u.email === stopped.email)!.id;
+    const res = await server.request(`/api/admin/users/${stoppedId}/disable`, {
+      method: 'POST',
+      token: operator.token,
+    });
+    expect(await res.json()).toMatchObject({ email: stopped.email, disabled: true });
   });
   afterAll(() => server.close());
 
   const routes = () => server.app.routeTable.filter((r) => r.url.startsWith('/api/'));
+  const operatorRoutes = () => routes().filter((r) => r.operator);
+  const userRoutes = () => routes().filter((r) => r.authenticated && !r.operator);
 
   it('knows every route: each one is public by design or authenticates', () => {
     expect(routes().length).toBeGreaterThan(20);
@@ -79,13 +106,21 @@ describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
     expect(unprotected).toEqual([]);
   });
 
-  it('answers 401 on every protected route to anonymous, malformed, expired, logged-out and deleted-user tokens', async () => {
+  it('knows the operator routes: every /api/admin route, and only those, is for operators', () => {
+    const admin = routes().filter((r) => r.url.startsWith('/api/admin/'));
+    expect(admin.length).toBeGreaterThanOrEqual(8);
+    expect(admin.filter((r) => !r.operator || !r.authenticated)).toEqual([]);
+    expect(operatorRoutes().filter((r) => !r.url.startsWith('/api/admin/'))).toEqual([]);
+  });
+
+  it('answers 401 on every protected route to anonymous, malformed, expired, logged-out, deleted and disabled users', async () => {
     const cases: [string, string | undefined][] = [
       ['anonymous', undefined],
       ['malformed', 'not.a.jwt'],
       ['expired', expiredToken],
       ['logged out', loggedOutToken],
       ['deleted user', deletedUserToken],
+      ['disabled user', disabledUserToken],
       ['refresh token as access token', owner.refresh_token],
     ];
     for (const route of routes().filter((r) => r.authenticated)) {
@@ -100,19 +135,22 @@ describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
     }
   });
 
-  it("answers 404 to another user on every route that names the owner's file, exactly as for a missing file", async () => {
-    const byId = routes().filter((r) => r.authenticated && r.url.includes(':'));
+  it("answers 404 to another user, operators included, on every route that names the owner's file, exactly as for a missing file", async () => {
+    const byId = userRoutes().filter((r) => r.url.includes(':'));
     expect(byId.length).toBeGreaterThanOrEqual(4);
-    for (const route of byId) {
-      const init = {
-        method: route.method,
-        token: other.token,
-        ...(route.method === 'PATCH' ? { json: { new_name: 'x' } } : {}),
-      };
-      const theirs = await server.request(fill(route.url, ownerFileId), init);
-      const missing = await server.request(fill(route.url, 99_999_999), init);
-      expect(theirs.status, `${route.method} ${route.url}`).toBe(404);
-      expect(await theirs.json()).toEqual(await missing.json());
+    // An operator runs the service; the users' documents stay theirs alone.
+    for (const stranger of [other, operator]) {
+      for (const route of byId) {
+        const init = {
+          method: route.method,
+          token: stranger.token,
+          ...(route.method === 'PATCH' ? { json: { new_name: 'x' } } : {}),
+        };
+        const theirs = await server.request(fill(route.url, ownerFileId), init);
+        const missing = await server.request(fill(route.url, 99_999_999), init);
+        expect(theirs.status, `${route.method} ${route.url}`).toBe(404);
+        expect(await theirs.json()).toEqual(await missing.json());
+      }
     }
     // And the owner's file is untouched by all of that.
     const list = await (await server.request('/api/my_files', { token: owner.token })).json();
@@ -121,12 +159,46 @@ describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
     ]);
   });
 
-  it('lets the owner read every protected GET route without parameters', async () => {
-    for (const route of routes().filter(
-      (r) => r.authenticated && r.method === 'GET' && !r.url.includes(':'),
-    )) {
-      const res = await server.request(route.url, { token: owner.token });
-      expect(res.status, route.url).toBe(200);
+  it('answers every operator route to a signed-in non-operator exactly as an address that does not exist, changing nothing', async () => {
+    const alertBefore = await (await server.request('/api/alerts/latest')).json();
+    for (const user of [owner, other]) {
+      for (const route of operatorRoutes()) {
+        const path = fill(route.url, ownerUserId);
+        const res = await server.request(path, {
+          method: route.method,
+          token: user.token,
+          // A body the route would accept from an operator: only who is asking is wrong.
+          ...(route.method === 'GET' || route.method === 'DELETE'
+            ? {}
+            : { json: { message: 'Taken over', email: 'new-invite@example.com' } }),
+        });
+        expect(res.status, `${route.method} ${route.url}`).toBe(404);
+        expect(await res.json()).toEqual({ error: `Route ${route.method} ${path} not found` });
+        const unknown = await server.request(`${path}-nope`, {
+          method: route.method,
+          token: user.token,
+        });
+        expect(unknown.status).toBe(404);
+      }
+    }
+    expect(await (await server.request('/api/alerts/latest')).json()).toEqual(alertBefore);
+    expect((await server.request('/api/user', { token: owner.token })).status).toBe(200);
+    const invited = await server.app.db.selectFrom('invitations').select('email').execute();
+    expect(invited).toEqual([]);
+  });
+
+  it('lets the owner read every protected GET route without parameters, and the operator every one', async () => {
+    const gets = (list: typeof routes) =>
+      list().filter((r) => r.method === 'GET' && !r.url.includes(':'));
+    expect(gets(operatorRoutes).length).toBeGreaterThanOrEqual(2);
+    for (const [who, token, list] of [
+      ['owner', owner.token, userRoutes],
+      ['operator', operator.token, () => routes().filter((r) => r.authenticated)],
+    ] as const) {
+      for (const route of gets(list)) {
+        const res = await server.request(route.url, { token });
+        expect(res.status, `${route.url} as ${who}`).toBe(200);
+      }
     }
   });
 });

@@ -49,6 +49,10 @@ const jsonValue = fc.oneof(
       'token',
       'message',
       'level',
+      'current_password',
+      'invite',
+      'severity',
+      'title',
     ),
     fc.oneof(hostileString, fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer())),
   ),
@@ -71,11 +75,14 @@ const rawBody = fc.oneof(
 describe('hostile input at every route', () => {
   let server: TestServer;
   let user: Awaited<ReturnType<typeof registerUser>>;
+  let bystander: Awaited<ReturnType<typeof registerUser>>;
   let fileId: number;
 
   beforeAll(async () => {
     server = await startTestServer();
+    // The first account is the operator (no ADMIN_EMAILS): the admin routes get the same abuse.
     user = await registerUser(server);
+    bystander = await registerUser(server);
     const form = new FormData();
     form.append('file', new Blob(['keep me']), 'keep.txt');
     fileId = (
@@ -91,6 +98,8 @@ describe('hostile input at every route', () => {
     download: await (
       await server.request(`/api/download_file/${fileId}`, { token: user.token })
     ).text(),
+    profile: await (await server.request('/api/user', { token: user.token })).json(),
+    bystander: await (await server.request('/api/user', { token: bystander.token })).json(),
   });
 
   it('never answers 500, always answers errors as { error }, and loses nothing', async () => {
@@ -132,6 +141,15 @@ describe('hostile input at every route', () => {
     // file's bytes must survive everything, and no listed name may carry a path or control char.
     const after = await snapshot();
     expect(after.download).toBe(before.download);
+    // Names may change (PUT /api/user is one of the routes); who they are, and may do, may not.
+    for (const who of ['profile', 'bystander'] as const) {
+      expect(after[who]).toMatchObject({
+        email: before[who].email,
+        role: before[who].role,
+        created_at: before[who].created_at,
+      });
+    }
+    expect(before.profile.role).toBe('operator');
     for (const f of after.files.files as { file_name: string }[]) {
       expect(f.file_name).not.toMatch(/[/\\]/);
       expect(

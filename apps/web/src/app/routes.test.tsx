@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -34,6 +34,42 @@ describe('routes', () => {
       await screen.findByRole('heading', { name: '404 - Page Not Found' }),
     ).toBeInTheDocument();
     expect(screen.getByText('The page you are looking for does not exist.')).toBeInTheDocument();
+  });
+
+  it('shows the 404 page at /admin to anyone but an operator', async () => {
+    const notFound = () => screen.findByRole('heading', { name: '404 - Page Not Found' });
+    const anonymous = setup('/admin');
+    expect(await notFound()).toBeInTheDocument();
+    expect(callsTo(anonymous.fetchMock, 'admin/overview')).toHaveLength(0);
+    cleanup();
+
+    signIn('Ada');
+    const member = setup('/admin', (req) =>
+      req.path === 'admin/overview'
+        ? json(404, { error: 'Route GET /api/admin/overview not found' })
+        : undefined,
+    );
+    expect(await notFound()).toBeInTheDocument();
+    expect(callsTo(member.fetchMock, 'admin/overview')).toHaveLength(1);
+    expect(location()).toHaveTextContent(/^\/admin$/);
+  });
+
+  it('shows the Admin page at /admin to an operator', async () => {
+    signIn('Ada');
+    setup('/admin', (req) => {
+      if (req.path === 'admin/overview')
+        return json(200, {
+          registration: { mode: 'invite', domains: [] },
+          model: { available: true, name: 'openai:test-model' },
+          alert: { message: '', severity: 'info', isVisible: false },
+          prompt_limit: 20,
+        });
+      if (req.path === 'admin/users') return json(200, { users: [] });
+      return undefined;
+    });
+    expect(await screen.findByRole('heading', { name: 'Admin', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('openai:test-model: ready')).toBeInTheDocument();
+    expect(screen.getByText('By invitation only')).toBeInTheDocument();
   });
 
   it('sends anonymous visitors from /account to /login', async () => {
@@ -82,7 +118,13 @@ describe('top bar', () => {
     signIn('Ada');
     const { user } = setup('/faq', (req) =>
       req.path === 'user'
-        ? json(200, { first_name: 'Ada', last_name: 'L', email: 'a@b.c', created_at: '2024-01-01' })
+        ? json(200, {
+            first_name: 'Ada',
+            last_name: 'L',
+            email: 'a@b.c',
+            created_at: '2024-01-01',
+            role: 'user',
+          })
         : undefined,
     );
     const banner = within(await screen.findByRole('banner'));
@@ -97,6 +139,38 @@ describe('top bar', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Account' }));
     await waitFor(() => expect(location()).toHaveTextContent(/^\/account$/));
     expect(await screen.findByRole('heading', { name: 'Your account' })).toBeInTheDocument();
+  });
+
+  it('offers Admin in the account menu to operators only', async () => {
+    signIn('Ada');
+    const profile = (role: string) => (req: { path: string }) =>
+      req.path === 'user'
+        ? json(200, {
+            first_name: 'Ada',
+            last_name: 'L',
+            email: 'a@b.c',
+            created_at: '2024-01-01',
+            role,
+          })
+        : undefined;
+    const member = setup('/faq', profile('user'));
+    await member.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    expect(await screen.findByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(member.fetchMock, 'user')).toHaveLength(1));
+    expect(screen.queryByRole('menuitem', { name: 'Admin' })).toBeNull();
+    cleanup();
+
+    const operator = setup('/faq', profile('operator'));
+    await operator.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await screen.findByRole('menuitem', { name: 'Admin' });
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'My Files',
+      'Account',
+      'Admin',
+      'Logout',
+    ]);
+    await operator.user.click(screen.getByRole('menuitem', { name: 'Admin' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/admin$/));
   });
 
   it('Logout shows "Logging out..." for 2 seconds, clears the session and goes to /login', async () => {

@@ -7,6 +7,7 @@ import type { DocumentAction } from '../features/documents/document-actions';
 import { useDocumentActions } from '../features/documents/hooks/use-document-actions';
 import { FileDrawer } from '../features/files/components/FileDrawer';
 import type { ConversationMessage } from '../lib/conversation';
+import { rememberedJobs } from '../lib/remembered-jobs';
 import { useSession } from '../lib/session';
 import { AppLayout } from './layout/AppLayout';
 import { RequireAuth } from './layout/RequireAuth';
@@ -35,6 +36,9 @@ const FaqPage = lazy(() =>
 const AboutRoute = lazy(() =>
   import('./routes/AboutRoute').then((m) => ({ default: m.AboutRoute })),
 );
+const AdminRoute = lazy(() =>
+  import('./routes/AdminRoute').then((m) => ({ default: m.AdminRoute })),
+);
 const AccountPage = lazy(() =>
   import('../features/account/components/AccountPage').then((m) => ({ default: m.AccountPage })),
 );
@@ -61,6 +65,17 @@ const MyFilesPanel = lazy(() =>
   import('../features/files/components/MyFilesPanel').then((m) => ({ default: m.MyFilesPanel })),
 );
 
+/** Long work started before a reload comes back, each job shown by the feature that started it. */
+function resumeJobs() {
+  for (const job of rememberedJobs()) {
+    if (job.feature === 'documents') {
+      void import('../features/documents/run-document-action').then((m) =>
+        m.resumeDocumentJob(job),
+      );
+    }
+  }
+}
+
 /**
  * Every route of the app, and where features are composed: the chat input bar gets the document
  * upload, text translation and URL analysis; the file drawer and the MyFiles panel hand document
@@ -69,7 +84,7 @@ const MyFilesPanel = lazy(() =>
 export function AppRoutes() {
   const { newTopicSignal } = useUiState();
   const { isAuthenticated } = useSession();
-  useConversationLifecycle({ isAuthenticated, newTopicSignal });
+  useConversationLifecycle({ isAuthenticated, newTopicSignal, onRestored: resumeJobs });
   const { start: startDocumentAction, dialogs } = useDocumentActions();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -149,6 +164,8 @@ export function AppRoutes() {
           <Route element={<RequireAuth />}>
             <Route path="account" element={<AccountPage />} />
           </Route>
+          {/* Not behind RequireAuth: anyone but an operator gets the 404 page, not /login. */}
+          <Route path="admin" element={<AdminRoute />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

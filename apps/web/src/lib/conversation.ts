@@ -1,4 +1,7 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
+import type { ProgressEvent } from '@inkwell/contract';
+import { cancelJob } from './cancel-job';
+import { forgetJob, rememberJob, type RememberedJob } from './remembered-jobs';
 
 /**
  * The conversation shown on the chat screen. The chat, the document actions and the page analysis
@@ -22,6 +25,10 @@ export interface ConversationMessage {
   counter?: { current: number; max: number };
   /** Extra content under the text (a chart, highlighted issues), built by the feature that posted it. */
   extra?: ReactNode;
+  /** An ai reply the user stopped: what had arrived stays. */
+  stopped?: boolean;
+  /** Long work under way (a document action, a page analysis): its progress and its Cancel. */
+  work?: { progress: ProgressEvent | null; cancel: () => void };
 }
 
 /** askQuestions question mode: the next sent text is a question about this document. */
@@ -39,11 +46,18 @@ export interface ConversationState {
 }
 
 type Listener = () => void;
+
+const STOPPED = 'Stopped by the user';
+/** Whether a reply's signal was aborted by Stop (not by New Topic or logout). */
+export const wasStopped = (signal: AbortSignal) =>
+  signal.aborted && signal.reason instanceof DOMException && signal.reason.message === STOPPED;
 const listeners = new Set<Listener>();
 let state: ConversationState = { messages: [], questionTarget: null, usage: null };
 let nextId = 0;
 /** The chat reply being streamed; New Topic and logout cancel it. */
 let pendingReply: AbortController | null = null;
+/** Long work under way (document actions, page analyses); New Topic and logout cancel it too. */
+const runningWork = new Set<{ cancel: () => void }>();
 /** Increases on every reset, so work started before a New Topic does not post into the new one. */
 let epoch = 0;
 
@@ -89,10 +103,17 @@ export const conversation = {
     pendingReply = new AbortController();
     return pendingReply.signal;
   },
-  /** New Topic and logout: an empty screen, no question mode, no reply still streaming in. */
+  /** Stop: the reply being streamed stops where it is. */
+  stopReply() {
+    pendingReply?.abort(new DOMException(STOPPED, 'AbortError'));
+    pendingReply = null;
+  },
+  /** New Topic and logout: an empty screen, no question mode, no reply or work still running. */
   reset() {
     pendingReply?.abort();
     pendingReply = null;
+    for (const work of [...runningWork]) work.cancel();
+    runningWork.clear();
     epoch += 1;
     set({ messages: [], questionTarget: null });
   },
@@ -110,4 +131,61 @@ export function startStep(text: string): string {
 /** Ends a loading step: it stays in the list as a plain system message. */
 export function endStep(id: string) {
   conversation.update(id, { isLoading: false });
+}
+
+/** A loading step of long work, with its progress bar and Cancel (see startWorkStep). */
+export interface WorkStep {
+  /** Aborted by Cancel, New Topic and logout: pass it to the request. */
+  signal: AbortSignal;
+  onProgress(progress: ProgressEvent): void;
+  /** The server runs the work as a job with this id (Cancel then cancels the job). */
+  onJob(id: string): void;
+  /**
+   * The step stays as a plain system message. `connectionLost`: this page lost the answer (a
+   * reload, a network cut) but the job goes on, so it stays remembered and comes back on the
+   * next load; otherwise the work is over and forgotten.
+   */
+  end(opts?: { connectionLost?: boolean }): void;
+}
+
+/**
+ * Posts a running step and returns its controls. With `remember`, the job it becomes is kept in
+ * this browser until the step ends, so that after a reload it comes back (remembered-jobs.ts).
+ */
+export function startWorkStep(
+  text: string,
+  remember?: Omit<RememberedJob, 'id'>,
+  resumedJobId?: string,
+): WorkStep {
+  const controller = new AbortController();
+  let jobId = resumedJobId;
+  const work = {
+    cancel: () => {
+      controller.abort(new DOMException('Cancelled by the user', 'AbortError'));
+      if (jobId) {
+        cancelJob(jobId);
+        forgetJob(jobId);
+      }
+    },
+  };
+  runningWork.add(work);
+  const id = conversation.add({
+    type: 'system',
+    text,
+    isLoading: true,
+    work: { progress: null, cancel: work.cancel },
+  });
+  return {
+    signal: controller.signal,
+    onProgress: (progress) => conversation.update(id, { work: { progress, cancel: work.cancel } }),
+    onJob: (job) => {
+      jobId = job;
+      if (remember) rememberJob({ ...remember, id: job });
+    },
+    end: (opts) => {
+      runningWork.delete(work);
+      if (jobId && !opts?.connectionLost) forgetJob(jobId);
+      conversation.update(id, { isLoading: false, work: undefined });
+    },
+  };
 }

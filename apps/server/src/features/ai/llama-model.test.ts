@@ -72,11 +72,15 @@ describe('llama provider with the tiny GGUF', () => {
     );
     providers.push(p);
     p.start();
-    expect(p.status()).toMatchObject({ available: false, reason: /loading/ });
+    expect(p.status()).toMatchObject({ available: false, state: 'loading', reason: /loading/ });
     await expect(generate(p, [{ role: 'user', content: 'hi' }])).rejects.toMatchObject({
       statusCode: 503,
     });
-    expect(await p.whenSettled()).toEqual({ available: true, name: 'llama:tiny-llama-v2.gguf' });
+    expect(await p.whenSettled()).toEqual({
+      available: true,
+      state: 'ready',
+      name: 'llama:tiny-llama-v2.gguf',
+    });
     expect(p.contextTokens()).toBeGreaterThanOrEqual(512);
     expect(p.countTokens('hello world')).toBeGreaterThan(0);
     const pieces: string[] = [];

@@ -132,19 +132,31 @@ export class LlamaModelProvider implements LanguageModel {
     const name = this.name;
     switch (s.kind) {
       case 'ready':
-        return { available: true, name };
+        return { available: true, state: 'ready', name };
       case 'failed':
-        return { available: false, name, reason: s.reason };
+        return { available: false, state: 'unavailable', name, reason: s.reason };
       case 'downloading':
         return {
           available: false,
+          state: 'downloading',
+          progress: s.fraction,
           name,
           reason: `the model is downloading (${Math.floor(s.fraction * 100)}%); try again when it is ready`,
         };
       case 'closed':
-        return { available: false, name, reason: 'the server is shutting down' };
+        return {
+          available: false,
+          state: 'unavailable',
+          name,
+          reason: 'the server is shutting down',
+        };
       default:
-        return { available: false, name, reason: 'the model is loading; try again in a moment' };
+        return {
+          available: false,
+          state: 'loading',
+          name,
+          reason: 'the model is loading; try again in a moment',
+        };
     }
   }
 

@@ -24,7 +24,11 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     expect(pieces.length).toBeGreaterThan(2);
     expect(ai.requests.at(-1)).toMatchObject({ model: 'm', stream: true, max_tokens: 7 });
     expect(ai.headers.at(-1)!.authorization).toBe('Bearer sk-test');
-    expect(model().status()).toEqual({ available: true, name: `openai:m@${ai.url}` });
+    expect(model().status()).toEqual({
+      available: true,
+      state: 'ready',
+      name: `openai:m@${ai.url}`,
+    });
   });
 
   it('maps failures to clear errors', async () => {

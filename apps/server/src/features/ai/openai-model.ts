@@ -47,8 +47,13 @@ export class OpenAIModel implements LanguageModel {
 
   status(): ModelStatus {
     if (this.closed)
-      return { available: false, name: this.name(), reason: 'the server is shutting down' };
-    return { available: true, name: this.name() };
+      return {
+        available: false,
+        state: 'unavailable',
+        name: this.name(),
+        reason: 'the server is shutting down',
+      };
+    return { available: true, state: 'ready', name: this.name() };
   }
 
   contextTokens(): number {

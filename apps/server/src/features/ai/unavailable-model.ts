@@ -13,7 +13,7 @@ export class UnavailableModel implements LanguageModel {
   }
 
   status(): ModelStatus {
-    return { available: false, name: this.name, reason: this.reason };
+    return { available: false, state: 'unavailable', name: this.name, reason: this.reason };
   }
 
   // eslint-disable-next-line require-yield

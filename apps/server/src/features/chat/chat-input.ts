@@ -63,8 +63,3 @@ function readTextField(request: FastifyRequest): Promise<unknown> {
     body.pipe(form);
   });
 }
-
-/** True when the client asked for server-sent events. */
-export function wantsEventStream(request: FastifyRequest): boolean {
-  return (request.headers.accept ?? '').includes('text/event-stream');
-}

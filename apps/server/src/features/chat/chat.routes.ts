@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   chatHistoryResponseSchema,
@@ -10,8 +10,9 @@ import {
 } from '@inkwell/contract';
 import { HttpError } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
-import { readChatText, wantsEventStream } from './chat-input';
-import { SseWriter } from './chat-sse';
+import { readChatText } from './chat-input';
+import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
+import { SseWriter, wantsEventStream } from '../../lib/sse-writer';
 import * as chat from './chat.service';
 
 const errors = {
@@ -117,13 +118,4 @@ export async function chatRoutes(fastify: FastifyInstance) {
       return { message: 'Chat history cleared' };
     },
   );
-}
-
-/** A signal that fires when the client goes away before the answer is complete. */
-function abortOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
-  });
-  return controller.signal;
 }

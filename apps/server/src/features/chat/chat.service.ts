@@ -4,7 +4,7 @@ import type { Db, Dialect } from '../../db/database';
 import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { tooManyRequests } from '../../lib/http-error';
 import { utcDay } from '../../lib/time';
-import { ModelUnavailableError, type LanguageModel } from '../ai/language-model';
+import { assertModelUsable, type LanguageModel } from '../ai/language-model';
 import { buildPrompt, replyTokensFor } from './chat-prompt';
 import { chatRepo } from './chat.repo';
 
@@ -37,8 +37,8 @@ export interface ChatRun {
  * reserves one prompt of the allowance. The caller then runs it, or cancels it.
  */
 export async function startChat(deps: ChatDeps, userId: number, text: string): Promise<ChatRun> {
-  const status = deps.ai.status();
-  if (!status.available) throw new ModelUnavailableError(status.reason ?? 'the model is not ready');
+  // A model still loading is waited for by the call itself (AI_LOAD_WAIT_MS).
+  assertModelUsable(deps.ai.status());
   const day = utcDay();
   // The counter's commit skips the fsync: it is on the way to the first token, and a power cut
   // that rolled it back would only give a prompt back.
@@ -69,7 +69,13 @@ export async function startChat(deps: ChatDeps, userId: number, text: string): P
           countTokens: (t) => deps.ai.countTokens(t),
         });
         let response = '';
-        for await (const piece of deps.ai.stream(turns, { signal, maxTokens: replyTokens })) {
+        const opts = {
+          signal,
+          maxTokens: replyTokens,
+          priority: 'interactive',
+          owner: userId,
+        } as const;
+        for await (const piece of deps.ai.stream(turns, opts)) {
           response += piece;
           if (onToken) await onToken(piece);
         }

@@ -45,7 +45,13 @@ export async function askDocument(
   });
   const chosen = selectPassages(passages, question, budget);
   const context = chosen.map((c) => `[${c.ref}]\n${c.text}`).join('\n\n');
-  const answer = await complete(deps, turns(question, context), answerTokens);
+  deps.progress?.stage('answering', 1);
+  // A person waits on the answer: it goes before document work.
+  const answer = await complete(
+    { ...deps, priority: 'interactive' },
+    turns(question, context),
+    answerTokens,
+  );
   const refs = chosen.map((c) => c.ref);
   return { response: withSources(answer, refs), refs };
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { documentFileIdSchema, FILE_SIZE_LIMITS, type FileExtension } from '@inkwell/contract';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/http-error';
 import { allowedExtension } from '../files/file-names';
-import { getFileText, type FilesDeps } from '../files/files.service';
+import { findOwnedFile, getFileText, type FilesDeps } from '../files/files.service';
 import { extractText, type ExtractResult } from './reader';
 
 /**
@@ -53,27 +53,42 @@ export async function readDocumentRequest(request: FastifyRequest): Promise<Docu
   return { fields, file };
 }
 
-/** A document's text, from the upload or from the user's stored file `file_id`. */
-export async function documentText(
+/** The document a request names: an upload, or a stored file the user owns. */
+export type DocumentSource =
+  { kind: 'upload'; file: UploadedDocument } | { kind: 'stored'; fileId: number; name: string };
+
+/**
+ * Which document the request names, checked before any work starts: 400 when it names none,
+ * 404 when `file_id` is not one of the user's files. Reading it comes later (readDocument).
+ */
+export async function documentSource(
   deps: FilesDeps,
   userId: number,
   input: DocumentRequest,
-): Promise<ExtractResult & { name: string }> {
-  let result: ExtractResult;
-  let name: string;
-  if (input.file) {
-    result = await extractText({ type: input.file.type, bytes: input.file.bytes });
-    name = input.file.name;
-  } else if (input.fields.file_id !== undefined) {
-    const id = documentFileIdSchema.safeParse(input.fields.file_id);
-    if (!id.success) throw badRequest(id.error.issues[0]?.message ?? 'Invalid file_id');
-    result = await getFileText(deps, userId, id.data);
-    name = `file ${id.data}`;
-  } else {
+): Promise<DocumentSource> {
+  if (input.file) return { kind: 'upload', file: input.file };
+  if (input.fields.file_id === undefined) {
     throw badRequest('No file uploaded: send a file or a file_id');
   }
+  const id = documentFileIdSchema.safeParse(input.fields.file_id);
+  if (!id.success) throw badRequest(id.error.issues[0]?.message ?? 'Invalid file_id');
+  const file = await findOwnedFile(deps, userId, id.data);
+  return { kind: 'stored', fileId: id.data, name: file.file_name };
+}
+
+/** A document's text; 400 when it has none. */
+export async function readDocument(
+  deps: FilesDeps,
+  userId: number,
+  source: DocumentSource,
+): Promise<ExtractResult & { name: string }> {
+  const result =
+    source.kind === 'upload'
+      ? await extractText({ type: source.file.type, bytes: source.file.bytes })
+      : await getFileText(deps, userId, source.fileId);
   if (result.text.trim() === '') {
     throw badRequest('This file has no text we can read (it may be empty or a scanned image).');
   }
+  const name = source.kind === 'upload' ? source.file.name : source.name;
   return { ...result, name };
 }

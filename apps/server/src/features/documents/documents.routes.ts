@@ -1,13 +1,15 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import {
   askQuestionSchema,
+  type JobKind,
   askQuestionsResponseSchema,
   downloadResponseRequestSchema,
   errorResponseSchema,
   proofreadResponseSchema,
   sentimentResponseSchema,
+  summarizeRequestSchema,
   summarizeResponseSchema,
   translateResponseSchema,
   translateStoredFileRequestSchema,
@@ -18,17 +20,15 @@ import { badRequest } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
 import { contentDisposition } from '../files/file-names';
 import type { FilesDeps } from '../files/files.service';
-import { askDocument } from './ask.service';
-import { documentText, readDocumentRequest } from './document-input';
+import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
+import { answerJob } from '../jobs/job-stream';
+import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
+import { registerDocumentJobs, storedSource, type DocumentJobInput } from './document-jobs';
 import { exportText } from './export.service';
-import type { AiDeps } from './model-calls';
-import { proofread } from './proofread.service';
-import { analyzeSentiment } from './sentiment.service';
-import { summarizeDocument } from './summarize.service';
-import { translateDocument, translateText } from './translate.service';
+import { requireModel } from './model-calls';
+import { translateText } from './translate.service';
 
 const tags = ['documents'];
-const TRUNCATED_NOTE = '(This document is very long: only its first part was read and summarized.)';
 const security = [{ bearer: [] }];
 const errors = {
   400: errorResponseSchema,
@@ -59,26 +59,58 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const files: FilesDeps = { db: app.db, dialect: app.dialect, storage: app.storage };
   const auth = { onRequest: app.authenticate };
-  /** The model, and a signal that stops the remaining model calls when the client goes away. */
-  const ai = (reply: FastifyReply): AiDeps => {
-    const controller = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) controller.abort(new Error('client went away'));
+  registerDocumentJobs(app.jobs, files, app.ai, {
+    summaryMaxTokens: app.config.SUMMARY_MAX_TOKENS,
+  });
+
+  /**
+   * Checks what can fail at once (the document named and owned, the model usable), then runs the
+   * action as a job and answers its result, or streams its progress (jobs/job-stream.ts).
+   */
+  const runAsJob = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: DocumentRequest,
+    job: { kind: JobKind; needsModel: boolean; fields?: DocumentJobInput['fields'] },
+  ) => {
+    const user = requireUser(request);
+    const source = await documentSource(files, user.id, input);
+    if (job.needsModel) requireModel(app.ai);
+    const fields = job.fields ?? {};
+    const jobId = await app.jobs.create({
+      kind: job.kind,
+      userId: user.id,
+      about: {
+        file_name: source.kind === 'upload' ? source.file.name : source.name,
+        ...(fields.target_language ? { target_language: fields.target_language } : {}),
+        ...(job.kind === 'ask' && fields.text ? { question: fields.text } : {}),
+      },
+      input: { source: storedSource(source), fields } satisfies DocumentJobInput,
+      upload: source.kind === 'upload' ? source.file.bytes : undefined,
     });
-    return { ai: app.ai, signal: controller.signal };
+    return answerJob(app.jobs, request, reply, jobId);
   };
 
   app.post(
     '/api/summarize',
     {
       ...auth,
-      schema: form('`file` or `file_id` → `{ summary }` (map-reduce).', summarizeResponseSchema),
+      schema: form(
+        '`file` or `file_id`, optional `mode` → `{ summary }` (map-reduce). `mode=bounded` ' +
+          '(default): a document longer than SUMMARY_MAX_TOKENS is first cut down to the most ' +
+          'central sentences of each page, slide, sheet or headed part (TextRank), so the model ' +
+          'reads at most that many tokens of it; `mode=full`: the model reads every word.',
+        summarizeResponseSchema,
+      ),
     },
     async (request, reply) => {
-      const user = requireUser(request);
-      const doc = await documentText(files, user.id, await readDocumentRequest(request));
-      const summary = await summarizeDocument(ai(reply), doc.units);
-      return { summary: doc.truncated ? `${summary}\n\n${TRUNCATED_NOTE}` : summary };
+      const input = await readDocumentRequest(request);
+      const { mode } = parse(summarizeRequestSchema, input.fields);
+      return runAsJob(request, reply, input, {
+        kind: 'summarize',
+        needsModel: true,
+        fields: { mode },
+      });
     },
   );
 
@@ -92,12 +124,9 @@ export async function documentsRoutes(fastify: FastifyInstance) {
       ),
     },
     async (request, reply) => {
-      const user = requireUser(request);
       const input = await readDocumentRequest(request);
-      const question = parse(askQuestionSchema, input.fields.text);
-      const doc = await documentText(files, user.id, input);
-      const { response } = await askDocument(ai(reply), doc.units, question);
-      return { response };
+      const text = parse(askQuestionSchema, input.fields.text);
+      return runAsJob(request, reply, input, { kind: 'ask', needsModel: true, fields: { text } });
     },
   );
 
@@ -115,16 +144,25 @@ export async function documentsRoutes(fastify: FastifyInstance) {
       const input = await readDocumentRequest(request);
       if (input.file) {
         const { target_language } = parse(translateTargetSchema, input.fields);
-        const doc = await documentText(files, user.id, input);
-        return {
-          translation: await translateDocument(ai(reply), doc.units, { target: target_language }),
-        };
+        return runAsJob(request, reply, input, {
+          kind: 'translate',
+          needsModel: true,
+          fields: { target_language },
+        });
       }
+      // Typed text is not a job: a person waits on it, and it goes before document work.
       const t = parse(translateTextRequestSchema, input.fields);
-      const translation = await translateText(ai(reply), t.text, {
-        target: t.target_language,
-        source: t.source_language,
-      });
+      requireModel(app.ai);
+      const translation = await translateText(
+        {
+          ai: app.ai,
+          owner: user.id,
+          priority: 'interactive',
+          signal: abortOnDisconnect(reply),
+        },
+        t.text,
+        { target: t.target_language, source: t.source_language },
+      );
       return { translation };
     },
   );
@@ -136,13 +174,15 @@ export async function documentsRoutes(fastify: FastifyInstance) {
       schema: form('`file_id`, `target_language` → `{ translation }`.', translateResponseSchema),
     },
     async (request, reply) => {
-      const user = requireUser(request);
       const input = await readDocumentRequest(request);
       const { target_language } = parse(translateStoredFileRequestSchema, input.fields);
-      const doc = await documentText(files, user.id, { fields: input.fields });
-      return {
-        translation: await translateDocument(ai(reply), doc.units, { target: target_language }),
-      };
+      // Only a stored file: an uploaded `file` part is not what this endpoint translates.
+      return runAsJob(
+        request,
+        reply,
+        { fields: input.fields },
+        { kind: 'translate', needsModel: true, fields: { target_language } },
+      );
     },
   );
 
@@ -156,10 +196,12 @@ export async function documentsRoutes(fastify: FastifyInstance) {
       ),
     },
     async (request, reply) => {
-      const user = requireUser(request);
       const input = await readDocumentRequest(request);
-      const doc = await documentText(files, user.id, input);
-      return proofread(ai(reply), doc.text, input.fields.text);
+      return runAsJob(request, reply, input, {
+        kind: 'proofread',
+        needsModel: false,
+        fields: input.fields.text ? { text: input.fields.text } : {},
+      });
     },
   );
 
@@ -172,11 +214,11 @@ export async function documentsRoutes(fastify: FastifyInstance) {
         sentimentResponseSchema,
       ),
     },
-    async (request, reply) => {
-      const user = requireUser(request);
-      const doc = await documentText(files, user.id, await readDocumentRequest(request));
-      return analyzeSentiment(ai(reply), doc);
-    },
+    async (request, reply) =>
+      runAsJob(request, reply, await readDocumentRequest(request), {
+        kind: 'sentiment',
+        needsModel: false,
+      }),
   );
 
   app.post(

@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { HttpError } from '../../lib/http-error';
 import {
+  assertModelUsable,
   generate,
-  ModelUnavailableError,
+  type CallPriority,
   type ChatTurn,
   type LanguageModel,
 } from '../ai/language-model';
+import type { WorkProgress } from '../ai/work-progress';
 
 /**
  * What the document services need from the AI engine. `contextTokens` overrides the model's
@@ -15,14 +18,33 @@ export interface AiDeps {
   ai: LanguageModel;
   contextTokens?: number;
   signal?: AbortSignal;
+  /** Whose work it is: the scheduler lets owners take turns. */
+  owner?: string | number;
+  /**
+   * `batch` (the default) for the calls of a document action; `interactive` for a reply a person
+   * waits on (the answer of ask-questions, typed-text translation).
+   */
+  priority?: CallPriority;
+  /** Moved forward one part per model call, and told the queue position of the next one. */
+  progress?: WorkProgress;
+  /**
+   * The finished model calls of this job (jobs/job-kinds.ts): a call whose answer is there is not
+   * made again, so a job resumed after a crash goes on from its last finished part.
+   */
+  parts?: {
+    get(key: string): Promise<string | undefined>;
+    put(key: string, output: string): Promise<void>;
+  };
   /** Called after every model call, for the bench and tests. */
   onCall?: (call: { promptTokens: number; maxTokens: number }) => void;
 }
 
-/** Throws the 503 before any work is done when no model can be used. */
+/**
+ * Throws the 503 before any work is done when no model can be used (a model still loading is
+ * waited for by the calls themselves).
+ */
 export function requireModel(ai: LanguageModel): void {
-  const status = ai.status();
-  if (!status.available) throw new ModelUnavailableError(status.reason ?? 'unknown reason');
+  assertModelUsable(ai.status());
 }
 
 export const modelAvailable = (ai: LanguageModel) => ai.status().available;
@@ -48,16 +70,35 @@ export function inputBudget(
   return Math.floor(free * 0.95);
 }
 
-/** One model call: never without maxTokens, trimmed answer. */
+/** One model call: never without maxTokens, trimmed answer; done once per job (deps.parts). */
 export async function complete(deps: AiDeps, turns: ChatTurn[], maxTokens: number) {
+  const key = deps.parts && callKey(turns, maxTokens);
+  const done = key ? await deps.parts!.get(key) : undefined;
+  if (done !== undefined) {
+    deps.progress?.partDone();
+    return done;
+  }
   const tokens = promptTokens(deps.ai, turns);
   const text = await generate(deps.ai, turns, {
     maxTokens,
     temperature: 0.2,
     signal: deps.signal,
+    priority: deps.priority ?? 'batch',
+    owner: deps.owner,
+    work: deps.progress,
   });
+  const answer = text.trim();
+  if (key) await deps.parts!.put(key, answer);
+  deps.progress?.partDone();
   deps.onCall?.({ promptTokens: tokens, maxTokens });
-  return text.trim();
+  return answer;
+}
+
+/** A model call's identity: the same prompt and bound in a resumed job is the same part. */
+function callKey(turns: ChatTurn[], maxTokens: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify([turns, maxTokens]))
+    .digest('base64url');
 }
 
 /**

@@ -31,6 +31,7 @@ export async function proofread(
 ): Promise<ProofreadResponse> {
   const truncated = documentText.length > PROOFREAD_MAX_CHARS;
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
+  deps.progress?.stage('checking', modelAvailable(deps.ai) ? 1 : 0);
   const findings = await lintText(text);
   const issues: ProofreadIssue[] = findings.slice(0, MAX_ISSUES).map((f) => ({
     message: f.message,
@@ -112,5 +113,6 @@ async function explain(
   const count = (t: string) => deps.ai.countTokens(t);
   // The model sees as much of the corrected text as fits; the issues list always goes.
   const body = budget > 32 ? (splitOversized(corrected, budget, count)[0] ?? '') : '';
+  deps.progress?.stage('writing notes');
   return completeIfAvailable(deps, turns(body), outputTokens);
 }

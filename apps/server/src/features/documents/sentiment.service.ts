@@ -50,6 +50,7 @@ export async function analyzeSentiment(
   deps: AiDeps,
   doc: ExtractResult,
 ): Promise<SentimentResponse> {
+  deps.progress?.stage('scoring');
   const { texts, column } = sentimentTexts(doc);
   const scored = texts.slice(0, MAX_ITEMS).map((text) => ({ text, ...score(text) }));
   const mean = scored.reduce((s, i) => s + i.score, 0) / Math.max(1, scored.length);
@@ -64,6 +65,7 @@ export async function analyzeSentiment(
     column,
   };
   if (!modelAvailable(deps.ai) || items.length === 0) return plain;
+  deps.progress?.stage('writing overview', 1);
   const extremes = [...items].sort((a, b) => a.score - b.score);
   const sample = [...extremes.slice(0, 5), ...extremes.slice(-5).reverse()]
     .filter((v, i, arr) => arr.indexOf(v) === i)

@@ -1,6 +1,8 @@
+import type { SummaryMode } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import type { ChatTurn } from '../ai/language-model';
-import { chunkDocument, splitOversized, type Chunk } from './chunking';
+import { documentPieces, packChunks, splitOversized, type Chunk } from './chunking';
+import { selectSentences } from './extractive/select-sentences';
 import {
   clamp,
   complete,
@@ -54,12 +56,31 @@ export function planSummary(deps: AiDeps): SummaryPlan {
   return { chunkBudget, partialTokens, finalTokens };
 }
 
-export async function summarizeDocument(deps: AiDeps, units: TextUnit[]): Promise<string> {
+/**
+ * `bounded`: a document longer than `maxTokens` is first cut down to its most central sentences
+ * of every section (extractive step, no model), so the model reads at most `maxTokens` of it.
+ * `full`: every word is read, however long that takes.
+ */
+export interface SummaryOptions {
+  mode: SummaryMode;
+  maxTokens: number;
+}
+
+export async function summarizeDocument(
+  deps: AiDeps,
+  units: TextUnit[],
+  opts: SummaryOptions,
+): Promise<string> {
   requireModel(deps.ai);
   const plan = planSummary(deps);
   const count = (t: string) => deps.ai.countTokens(t);
-  const chunks = chunkDocument(units, plan.chunkBudget, count);
+  const pieces =
+    opts.mode === 'full'
+      ? documentPieces(units)
+      : selectSentences(units, opts.maxTokens, count).pieces;
+  const chunks = packChunks(pieces, plan.chunkBudget, count);
   if (chunks.length === 0) throw badRequest('This file has no text we can read.');
+  deps.progress?.stage('summarizing', expectedCalls(chunks, plan));
   if (chunks.length === 1) {
     return complete(deps, turns(SINGLE + chunks[0]!.text), plan.finalTokens);
   }
@@ -67,6 +88,7 @@ export async function summarizeDocument(deps: AiDeps, units: TextUnit[]): Promis
     const text = await complete(deps, turns(MAP(chunk.ref) + chunk.text), plan.partialTokens);
     return `[${chunk.ref}] ${capTokens(text, plan.partialTokens, count)}`;
   });
+  deps.progress?.stage('combining');
   for (;;) {
     const groups = groupToBudget(partials, plan.chunkBudget, count);
     if (groups.length === 1) {

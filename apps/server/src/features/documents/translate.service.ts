@@ -61,6 +61,7 @@ async function translateParagraphs(deps: AiDeps, paragraphs: string[], t: Transl
   if (budget < 32) throw new Error('The model context is too small to translate');
   const count = (s: string) => deps.ai.countTokens(s);
   const chunks = packSegments(toSegments(paragraphs, budget, count), budget, count);
+  deps.progress?.stage('translating', chunks.length);
   const out = await mapLimit(chunks, PARALLEL_CALLS, async (chunk) => {
     const input = joinSegments(chunk);
     const turns: ChatTurn[] = [

@@ -1,5 +1,16 @@
 import type { ReactNode } from 'react';
-import { conversation, endStep, startStep } from '../../lib/conversation';
+import {
+  proofreadResponseSchema,
+  sentimentResponseSchema,
+  summarizeResponseSchema,
+  translateResponseSchema,
+  type ProofreadResponse,
+  type SentimentResponse,
+} from '@inkwell/contract';
+import { ApiError } from '../../lib/api-client';
+import { conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
+import { followJob } from '../../lib/progress-request';
+import type { RememberedJob } from '../../lib/remembered-jobs';
 import { analyzeSentiment } from './api/analyze-sentiment';
 import type { DocumentSource } from './api/document-form';
 import { proofread } from './api/proofread';
@@ -16,14 +27,29 @@ export const MESSAGES = {
   translationEmpty: 'Translation failed.',
 } as const;
 
+/** Posted when the user cancels long work (spec §8 has no wording for it). */
+export const cancelledText = (what: string) => `Cancelled: ${what}`;
+
 const errorText = (err: unknown) => {
   const e = err as { serverMessage?: string; message?: string } | undefined;
   return e?.serverMessage ?? e?.message ?? '';
 };
 
+/** The actions that run as long work with a step (askQuestions only enters question mode). */
+type StepAction = Exclude<DocumentAction, 'askQuestions'>;
+type Outcome = { text: string; extra?: ReactNode };
+
+/** What the step says while the action runs (spec §4). */
+const stepText = (action: StepAction, fileName: string, language?: string) =>
+  action === 'translate'
+    ? `Translating ${fileName} to ${language ?? ''}...`
+    : `Starting ${ACTION_LABELS[action]} for ${fileName}...`;
+
 /**
  * One document action and its chat messages (spec §4): a loading 'Starting <Action> for <file>...'
  * step, then a success system message plus the ai result, or 'Error in <action>: <message>'.
+ * While it runs, the step shows its progress and a Cancel button; a cancelled action posts
+ * 'Cancelled: …'. The server runs it as a job: after a reload, resumeDocumentJob shows it again.
  * askQuestions only enters question mode; translate needs the language chosen beforehand.
  */
 export async function runDocumentAction(
@@ -39,62 +65,95 @@ export async function runDocumentAction(
     });
     return;
   }
-  if (action === 'translate') return translate(source, language ?? '');
-
-  const label = ACTION_LABELS[action];
-  const epoch = conversation.getEpoch();
-  const step = startStep(`Starting ${label} for ${source.fileName}...`);
-  let text = '';
-  let extra: ReactNode;
-  let empty: string = MESSAGES.noResponse;
-  try {
-    if (action === 'summarize') {
-      text = (await summarize(source)).summary;
-    } else if (action === 'proofread') {
-      const result = await proofread(source);
-      text = result.response;
-      extra = <ProofreadResult result={result} />;
-    } else {
-      const result = await analyzeSentiment(source);
-      text = result.response;
-      empty = MESSAGES.noSentiment;
-      extra = <SentimentResult result={result} />;
+  const about = { fileName: source.fileName, ...(language ? { language } : {}) };
+  const step = startWorkStep(stepText(action, source.fileName, language), {
+    feature: 'documents',
+    action,
+    about,
+  });
+  await settle(action, about, step, async (): Promise<Outcome> => {
+    switch (action) {
+      case 'summarize':
+        return { text: (await summarize(source, step)).summary };
+      case 'proofread':
+        return proofreadOutcome(await proofread(source, step));
+      case 'analyzeSentiment':
+        return sentimentOutcome(await analyzeSentiment(source, step));
+      case 'translate':
+        return { text: (await translateDocument(source, language ?? '', step)).translation };
     }
+  });
+}
+
+/** A document action started before a reload: its step again, following the job to its end. */
+export async function resumeDocumentJob(job: RememberedJob): Promise<void> {
+  const action = job.action as StepAction;
+  const about = job.about as { fileName: string; language?: string };
+  const step = startWorkStep(stepText(action, about.fileName, about.language), undefined, job.id);
+  await settle(action, about, step, async (): Promise<Outcome> => {
+    switch (action) {
+      case 'summarize':
+        return { text: (await followJob(job.id, summarizeResponseSchema, step)).summary };
+      case 'proofread':
+        return proofreadOutcome(await followJob(job.id, proofreadResponseSchema, step));
+      case 'analyzeSentiment':
+        return sentimentOutcome(await followJob(job.id, sentimentResponseSchema, step));
+      case 'translate':
+        return { text: (await followJob(job.id, translateResponseSchema, step)).translation };
+    }
+  });
+}
+
+const proofreadOutcome = (r: ProofreadResponse): Outcome => ({
+  text: r.response,
+  extra: <ProofreadResult result={r} />,
+});
+const sentimentOutcome = (r: SentimentResponse): Outcome => ({
+  text: r.response,
+  extra: <SentimentResult result={r} />,
+});
+
+/** Waits for the outcome and posts the spec's messages for it. */
+async function settle(
+  action: StepAction,
+  about: { fileName: string; language?: string },
+  step: WorkStep,
+  outcome: () => Promise<Outcome>,
+) {
+  const epoch = conversation.getEpoch();
+  const label = ACTION_LABELS[action];
+  let result: Outcome;
+  try {
+    result = await outcome();
   } catch (err) {
     if (epoch !== conversation.getEpoch()) return;
-    endStep(step);
-    conversation.add({ type: 'error', text: `Error in ${action}: ${errorText(err)}` });
+    // No answer from the server (the page unloads, the network dropped): the job goes on there.
+    const connectionLost = !(err instanceof ApiError) || !err.status;
+    step.end({ connectionLost: connectionLost && !step.signal.aborted });
+    if (step.signal.aborted) {
+      const what = action === 'translate' ? 'translation of' : `${label} for`;
+      conversation.add({ type: 'system', text: cancelledText(`${what} ${about.fileName}.`) });
+    } else if (action === 'translate') {
+      conversation.add({
+        type: 'error',
+        text: `Translation failed: ${errorText(err) || 'Unknown error'}.`,
+      });
+    } else {
+      conversation.add({ type: 'error', text: `Error in ${action}: ${errorText(err)}` });
+    }
     return;
   }
   if (epoch !== conversation.getEpoch()) return;
-  endStep(step);
-  if (!text.trim() && !extra) {
-    conversation.add({ type: 'error', text: empty });
+  step.end();
+  const hasText = result.text.trim() !== '';
+  if (action === 'translate') {
+    if (!hasText) return void conversation.add({ type: 'error', text: MESSAGES.translationEmpty });
+    conversation.add({ type: 'system', text: MESSAGES.translationDone });
+    conversation.add({ type: 'ai', text: result.text });
     return;
   }
-  conversation.add({ type: 'system', text: `${label} completed for ${source.fileName}.` });
-  conversation.add({ type: 'ai', text: text.trim() ? text : empty, extra });
-}
-
-async function translate(source: DocumentSource, language: string) {
-  const epoch = conversation.getEpoch();
-  const step = startStep(`Translating ${source.fileName} to ${language}...`);
-  try {
-    const { translation } = await translateDocument(source, language);
-    if (epoch !== conversation.getEpoch()) return;
-    endStep(step);
-    if (!translation.trim()) {
-      conversation.add({ type: 'error', text: MESSAGES.translationEmpty });
-      return;
-    }
-    conversation.add({ type: 'system', text: MESSAGES.translationDone });
-    conversation.add({ type: 'ai', text: translation });
-  } catch (err) {
-    if (epoch !== conversation.getEpoch()) return;
-    endStep(step);
-    conversation.add({
-      type: 'error',
-      text: `Translation failed: ${errorText(err) || 'Unknown error'}.`,
-    });
-  }
+  const empty = action === 'analyzeSentiment' ? MESSAGES.noSentiment : MESSAGES.noResponse;
+  if (!hasText && !result.extra) return void conversation.add({ type: 'error', text: empty });
+  conversation.add({ type: 'system', text: `${label} completed for ${about.fileName}.` });
+  conversation.add({ type: 'ai', text: hasText ? result.text : empty, extra: result.extra });
 }

@@ -8,6 +8,7 @@ import {
 } from '@inkwell/contract';
 import { ApiError, apiRequest, reportError } from '../../../lib/api-client';
 import { messageForStatus } from '../../../lib/api-messages';
+import { readEvents } from '../../../lib/sse';
 
 /**
  * POST /api/chat, streamed: `Accept: text/event-stream` makes the server send the reply token by
@@ -39,53 +40,23 @@ async function readStream(
   stream: ReadableStream<Uint8Array>,
   onToken: (token: string) => void,
 ): Promise<ChatResponse> {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const result = handleEvent(buffer.slice(0, end), onToken);
-      buffer = buffer.slice(end + 2);
-      if (result) {
-        void reader.cancel().catch(() => undefined);
-        return result;
+  const result = await readEvents(stream, (event, payload) => {
+    switch (event) {
+      case CHAT_STREAM_EVENTS.token:
+        onToken(chatTokenEventSchema.parse(payload).text);
+        return undefined;
+      case CHAT_STREAM_EVENTS.done:
+        return chatDoneEventSchema.parse(payload);
+      case CHAT_STREAM_EVENTS.error: {
+        const { error, status } = chatErrorEventSchema.parse(payload);
+        reportError(`POST chat failed: ${status} ${error}`);
+        throw new ApiError(messageForStatus(status), status, error);
       }
+      default:
+        return undefined;
     }
-    if (done) break;
-  }
-  if (buffer.trim()) {
-    const result = handleEvent(buffer, onToken);
-    if (result) return result;
-  }
+  });
+  if (result) return result;
   reportError('POST chat failed: the stream ended without a reply');
   throw new ApiError(messageForStatus(0), 0, 'The reply stream ended early');
-}
-
-/** Handles one server-sent event; returns the final answer on `done`, throws on `error`. */
-function handleEvent(raw: string, onToken: (token: string) => void): ChatResponse | undefined {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of raw.split('\n')) {
-    if (line.startsWith('event:')) event = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  if (data.length === 0) return undefined;
-  const payload: unknown = JSON.parse(data.join('\n'));
-  switch (event) {
-    case CHAT_STREAM_EVENTS.token:
-      onToken(chatTokenEventSchema.parse(payload).text);
-      return undefined;
-    case CHAT_STREAM_EVENTS.done:
-      return chatDoneEventSchema.parse(payload);
-    case CHAT_STREAM_EVENTS.error: {
-      const { error, status } = chatErrorEventSchema.parse(payload);
-      reportError(`POST chat failed: ${status} ${error}`);
-      throw new ApiError(messageForStatus(status), status, error);
-    }
-    default:
-      return undefined;
-  }
 }

@@ -12,12 +12,15 @@ import Link2 from '@mui/icons-material/Link';
 import Mic from '@mui/icons-material/Mic';
 import MicOff from '@mui/icons-material/MicOff';
 import Send from '@mui/icons-material/Send';
+import StopCircle from '@mui/icons-material/StopCircle';
 import { CHAT_MAX_CHARS } from '@inkwell/contract';
 import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
 import { useConversation } from '../../../lib/conversation';
 import { useSession } from '../../../lib/session';
+import { useAiStatus } from '../api/get-ai-status';
 import { useSendMessage } from '../hooks/use-send-message';
 import { useSpeechRecognition } from '../hooks/use-speech-recognition';
+import { MODEL_STATUS_BANNER_ID, ModelStatusBanner, modelStatusText } from './ModelStatusBanner';
 import { SignInPrompt } from './SignInPrompt';
 
 export interface ChatInputBarProps {
@@ -33,7 +36,10 @@ export interface ChatInputBarProps {
 export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatInputBarProps) {
   const { isAuthenticated } = useSession();
   const { questionTarget } = useConversation();
-  const { send, sending } = useSendMessage();
+  const { send, sending, replying, stop } = useSendMessage();
+  const { data: modelStatus } = useAiStatus(isAuthenticated);
+  /** Why Send is disabled while the model is not ready (the banner says the same). */
+  const modelNotReady = modelStatus ? modelStatusText(modelStatus) : null;
   const [text, setText] = useState('');
   const [urlMode, setUrlMode] = useState(false);
   const [optionsOpen, setOptionsOpen] = useState(false);
@@ -43,7 +49,7 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
   const voice = useSpeechRecognition((spoken) =>
     setText((t) => (t ? `${t} ${spoken}` : spoken).slice(0, CHAT_MAX_CHARS)),
   );
-  const canSend = !disabled && !sending && text.trim().length > 0;
+  const canSend = !disabled && !sending && !modelNotReady && text.trim().length > 0;
 
   async function submit() {
     if (!canSend) return;
@@ -67,6 +73,7 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
   return (
     <Box>
       {disabled && <SignInPrompt />}
+      {!disabled && modelStatus && <ModelStatusBanner status={modelStatus} />}
       {urlMode && renderUrlForm ? (
         renderUrlForm({ onReturn: () => setUrlMode(false) })
       ) : (
@@ -120,14 +127,22 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
             >
               {voice.listening ? <MicOff color="error" /> : <Mic />}
             </TooltipIconButton>
-            <TooltipIconButton
-              title="Send"
-              color="primary"
-              disabled={!canSend}
-              onClick={() => void submit()}
-            >
-              <Send />
-            </TooltipIconButton>
+            {replying ? (
+              <TooltipIconButton title="Stop" color="primary" onClick={stop}>
+                <StopCircle />
+              </TooltipIconButton>
+            ) : (
+              <TooltipIconButton
+                title={modelNotReady && !disabled ? `Send (unavailable: ${modelNotReady})` : 'Send'}
+                label="Send"
+                color="primary"
+                disabled={!canSend}
+                aria-describedby={modelNotReady && !disabled ? MODEL_STATUS_BANNER_ID : undefined}
+                onClick={() => void submit()}
+              >
+                <Send />
+              </TooltipIconButton>
+            )}
           </Box>
           <Typography
             variant="caption"

@@ -9,6 +9,7 @@ import SmartToy from '@mui/icons-material/SmartToy';
 import type { ConversationMessage, MessageType } from '../../../lib/conversation';
 import { visuallyHidden } from '../../../components/ui/visually-hidden';
 import { MessageActions } from './MessageActions';
+import { WorkProgress } from './WorkProgress';
 
 const Markdown = lazy(() => import('./Markdown').then((m) => ({ default: m.Markdown })));
 
@@ -70,6 +71,18 @@ export const MessageItem = memo(function MessageItem({
             <Box sx={{ ...plain, fontStyle: type === 'system' ? 'italic' : undefined }}>{text}</Box>
           )}
         </Box>
+        {message.work && (
+          <WorkProgress
+            progress={message.work.progress}
+            onCancel={message.work.cancel}
+            label={text}
+          />
+        )}
+        {message.stopped && (
+          <Box component="p" sx={{ m: 0, mt: 0.5, fontSize: '0.75rem', color: 'text.secondary' }}>
+            Stopped.
+          </Box>
+        )}
         {message.extra}
         {type === 'ai' && !isLoading && (
           <MessageActions message={message} extra={actions?.(message)} />

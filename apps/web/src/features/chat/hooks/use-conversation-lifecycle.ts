@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { conversation, type ConversationMessage } from '../../../lib/conversation';
 import { reportError } from '../../../lib/api-client';
+import { forgetAllJobs } from '../../../lib/remembered-jobs';
 
 // Loaded on use: the history's zod schema must stay out of the shell's first chunk.
 const getChatHistory = () => import('../api/get-chat-history').then((m) => m.getChatHistory());
@@ -9,13 +10,17 @@ const clearHistories = () => import('../api/clear-histories').then((m) => m.clea
 /**
  * Mounted once by the routes: restores the stored conversation when signed in, empties it on
  * logout, and runs New Topic (clears the server's histories and the screen) when the signal changes.
+ * `onRestored` (stable) runs once the history is in place (or could not be read): long work
+ * started before a reload comes back after it.
  */
 export function useConversationLifecycle({
   isAuthenticated,
   newTopicSignal,
+  onRestored,
 }: {
   isAuthenticated: boolean;
   newTopicSignal: number;
+  onRestored?: () => void;
 }) {
   const lastSignal = useRef(newTopicSignal);
 
@@ -23,6 +28,7 @@ export function useConversationLifecycle({
     if (!isAuthenticated) {
       conversation.reset();
       conversation.setUsage(null);
+      forgetAllJobs();
       return;
     }
     let cancelled = false;
@@ -34,11 +40,14 @@ export function useConversationLifecycle({
         if (cancelled || conversation.getState().messages.length > 0) return;
         conversation.replaceAll(withCounter(history.messages.map(toMessage), usage));
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        if (!cancelled) onRestored?.();
+      });
     return () => {
       cancelled = true;
     };
-  }, [isAuthenticated]);
+  }, [isAuthenticated, onRestored]);
 
   useEffect(() => {
     if (newTopicSignal === lastSignal.current) return;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { conversation } from '../../../lib/conversation';
+import { conversation, wasStopped } from '../../../lib/conversation';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
@@ -20,6 +20,8 @@ export const NO_RESPONSE = 'No detailed response available.';
  */
 export function useSendMessage() {
   const [sending, setSending] = useState(false);
+  /** A chat reply is on its way: Stop replaces Send. */
+  const [replying, setReplying] = useState(false);
 
   async function send(raw: string): Promise<boolean> {
     const text = raw.trim();
@@ -46,13 +48,22 @@ export function useSendMessage() {
       }
       const signal = conversation.beginReply();
       let streamed = '';
+      setReplying(true);
       const reply = await sendChatMessage(text, {
         signal,
         onToken: (token) => {
           streamed += token;
           conversation.update(placeholder, { text: streamed, isLoading: false, streaming: true });
         },
+      }).catch((err: unknown) => {
+        // Stop keeps what has arrived (the server neither stores nor counts a stopped reply).
+        if (streamed && wasStopped(signal)) {
+          conversation.update(placeholder, { streaming: false, stopped: true });
+          return null;
+        }
+        throw err;
       });
+      if (!reply) return true;
       const counter = { current: reply.current, max: reply.max };
       conversation.update(placeholder, {
         text: reply.response,
@@ -68,8 +79,9 @@ export function useSendMessage() {
       return true;
     } finally {
       setSending(false);
+      setReplying(false);
     }
   }
 
-  return { send, sending };
+  return { send, sending, replying, stop: () => conversation.stopReply() };
 }

@@ -1,12 +1,15 @@
 import { sentimentResponseSchema, type SentimentResponse } from '@inkwell/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { requestWithProgress, type ProgressOptions } from '../../../lib/progress-request';
 import { documentForm, type DocumentSource } from './document-form';
 
-/** POST /api/bulk-sentiment-analysis. */
-export function analyzeSentiment(source: DocumentSource): Promise<SentimentResponse> {
-  return apiRequest('bulk-sentiment-analysis', {
-    method: 'POST',
-    body: documentForm(source),
-    schema: sentimentResponseSchema,
-  });
+/** POST /api/bulk-sentiment-analysis, with its progress. */
+export function analyzeSentiment(
+  source: DocumentSource,
+  progress: ProgressOptions,
+): Promise<SentimentResponse> {
+  return requestWithProgress(
+    'bulk-sentiment-analysis',
+    { method: 'POST', body: documentForm(source), schema: sentimentResponseSchema },
+    progress,
+  );
 }

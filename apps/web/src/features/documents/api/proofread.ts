@@ -1,12 +1,15 @@
 import { proofreadResponseSchema, type ProofreadResponse } from '@inkwell/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { requestWithProgress, type ProgressOptions } from '../../../lib/progress-request';
 import { documentForm, type DocumentSource } from './document-form';
 
-/** POST /api/proofread. */
-export function proofread(source: DocumentSource): Promise<ProofreadResponse> {
-  return apiRequest('proofread', {
-    method: 'POST',
-    body: documentForm(source),
-    schema: proofreadResponseSchema,
-  });
+/** POST /api/proofread, with its progress. */
+export function proofread(
+  source: DocumentSource,
+  progress: ProgressOptions,
+): Promise<ProofreadResponse> {
+  return requestWithProgress(
+    'proofread',
+    { method: 'POST', body: documentForm(source), schema: proofreadResponseSchema },
+    progress,
+  );
 }

@@ -1,10 +1,9 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyReply } from 'fastify';
-import type { CHAT_STREAM_EVENTS } from '@inkwell/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * A server-sent-events response. The events go through a stream that Fastify sends, so Fastify
- * keeps owning the response (hooks, headers, closing on disconnect); the format is in the contract.
+ * keeps owning the response (hooks, headers, closing on disconnect); the events of each stream are in the contract (chat.ts, ai.ts).
  *
  * Events are written on the next turn of the event loop (setImmediate), together when several
  * came in one turn: a token arrives while the model waits for the main thread, and the socket
@@ -20,14 +19,14 @@ export class SseWriter {
     reply
       .code(200)
       .header('content-type', 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache, no-transform')
+      .header('cache-control', 'no-store, no-transform')
       // Tells nginx-like proxies not to buffer the stream.
       .header('x-accel-buffering', 'no')
       .send(this.stream);
   }
 
   /** Queues one event; waits when the client reads slower than the model writes. */
-  async send(event: keyof typeof CHAT_STREAM_EVENTS, data: unknown): Promise<void> {
+  async send(event: string, data: unknown): Promise<void> {
     const s = this.stream;
     if (s.destroyed || s.writableEnded) return;
     this.pending += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -60,4 +59,9 @@ export class SseWriter {
     this.pending = '';
     if (chunk && !this.stream.destroyed && !this.stream.writableEnded) this.stream.write(chunk);
   }
+}
+
+/** True when the client asked for server-sent events. */
+export function wantsEventStream(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/event-stream');
 }

@@ -1,0 +1,54 @@
+/**
+ * How long a model call takes, learnt from the calls that ran: prompt evaluation speed (prompt
+ * tokens over the time to the first piece), generation speed (reply tokens over the rest) and how
+ * much of its token allowance a reply uses. Moving averages, so a model that warms up or a
+ * server that gets busier is followed within a few calls.
+ */
+export interface CallTiming {
+  promptTokens: number;
+  replyTokens: number;
+  /** From the start of the call to its first piece. */
+  firstPieceMs: number;
+  /** From the first piece to the end. */
+  generationMs: number;
+  maxTokens: number;
+}
+
+const WEIGHT = 0.3;
+/** Before anything was measured: what a 1.5B model does on a small CPU (issue 18's figures). */
+const DEFAULTS = { promptPerSecond: 300, replyPerSecond: 25, replyShare: 0.5 };
+
+export class CallEstimator {
+  private promptPerSecond = DEFAULTS.promptPerSecond;
+  private replyPerSecond = DEFAULTS.replyPerSecond;
+  private replyShare = DEFAULTS.replyShare;
+  private samples = 0;
+  private callMs = 0;
+
+  /** The average duration of the calls that ran; null before any. */
+  averageCallMs(): number | null {
+    return this.samples > 0 ? this.callMs : null;
+  }
+
+  estimateMs(promptTokens: number, maxTokens: number): number {
+    const reply = maxTokens * this.replyShare;
+    return (promptTokens / this.promptPerSecond + reply / this.replyPerSecond) * 1000;
+  }
+
+  observe(t: CallTiming) {
+    this.samples += 1;
+    const mix = (old: number, sample: number) =>
+      this.samples === 1 ? sample : old + WEIGHT * (sample - old);
+    // A prompt evaluated in under 5 ms says nothing (a cached prefix, or a tiny prompt).
+    if (t.firstPieceMs > 5 && t.promptTokens > 0) {
+      this.promptPerSecond = mix(this.promptPerSecond, t.promptTokens / (t.firstPieceMs / 1000));
+    }
+    if (t.generationMs > 5 && t.replyTokens > 1) {
+      this.replyPerSecond = mix(this.replyPerSecond, t.replyTokens / (t.generationMs / 1000));
+    }
+    this.callMs = mix(this.callMs, t.firstPieceMs + t.generationMs);
+    if (t.maxTokens > 0) {
+      this.replyShare = mix(this.replyShare, Math.min(1, t.replyTokens / t.maxTokens));
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import { linkSignals } from '../../lib/linked-signal';
+import { CallEstimator } from './call-estimator';
+import {
+  assertModelUsable,
+  ModelUnavailableError,
+  type ChatTurn,
+  type GenerateOptions,
+  type LanguageModel,
+  type ModelStatus,
+} from './language-model';
+import { Scheduler, type Slot } from './scheduler';
+
+/**
+ * The model every feature uses: the provider behind the scheduler. Each call waits for the model
+ * while it loads (up to AI_LOAD_WAIT_MS), then for its turn, then runs in a slot.
+ * - Interactive calls stream as the provider produces them.
+ * - Batch calls are read whole inside the slot and handed over once complete, so a preempted
+ *   call can start again from nothing without its caller ever seeing the lost half.
+ */
+export interface ScheduledModelOptions {
+  /** Calls the model runs at once: LLAMA_SEQUENCES, or AI_PARALLEL for an OpenAI-compatible server. */
+  capacity: number;
+  preempt: boolean;
+  loadWaitMs: number;
+}
+
+const DEFAULT_MAX_TOKENS = 512;
+
+export class ScheduledModel implements LanguageModel {
+  readonly scheduler: Scheduler;
+  readonly estimator = new CallEstimator();
+
+  constructor(
+    private readonly inner: LanguageModel,
+    private readonly opts: ScheduledModelOptions,
+  ) {
+    this.scheduler = new Scheduler({ capacity: opts.capacity, preempt: opts.preempt });
+  }
+
+  status(): ModelStatus {
+    return { ...this.inner.status(), queued: this.scheduler.waiting };
+  }
+
+  contextTokens() {
+    return this.inner.contextTokens();
+  }
+
+  countTokens(text: string) {
+    return this.inner.countTokens(text);
+  }
+
+  whenSettled() {
+    return this.inner.whenSettled();
+  }
+
+  async close() {
+    this.scheduler.rejectAll(new ModelUnavailableError('the server is shutting down'));
+    await this.inner.close();
+  }
+
+  async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
+    await this.untilLoaded(opts.signal);
+    const priority = opts.priority ?? 'interactive';
+    const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const promptTokens = turns.reduce((n, t) => n + this.inner.countTokens(t.content) + 8, 0);
+    const request = {
+      priority,
+      owner: String(opts.owner ?? ''),
+      estimateMs: this.estimator.estimateMs(promptTokens, maxTokens),
+      work: opts.work,
+      signal: opts.signal,
+    };
+    for (let requeued = false; ; requeued = true) {
+      const slot = await this.scheduler.acquire({ ...request, requeued });
+      if (priority === 'interactive') {
+        try {
+          yield* this.run(slot, turns, opts, promptTokens, maxTokens);
+        } finally {
+          slot.release();
+        }
+        return;
+      }
+      let whole = '';
+      try {
+        for await (const piece of this.run(slot, turns, opts, promptTokens, maxTokens))
+          whole += piece;
+      } catch (err) {
+        if (slot.preempted && !opts.signal?.aborted) continue;
+        throw err;
+      } finally {
+        slot.release();
+      }
+      if (whole) yield whole;
+      return;
+    }
+  }
+
+  /** One call in its slot, timed for the estimates. */
+  private async *run(
+    slot: Slot,
+    turns: ChatTurn[],
+    opts: GenerateOptions,
+    promptTokens: number,
+    maxTokens: number,
+  ): AsyncGenerator<string> {
+    const { signal, dispose } = linkSignals(opts.signal, slot.signal);
+    const started = performance.now();
+    let firstAt = 0;
+    let reply = '';
+    try {
+      for await (const piece of this.inner.stream(turns, { ...opts, maxTokens, signal })) {
+        if (!firstAt) firstAt = performance.now();
+        reply += piece;
+        yield piece;
+      }
+    } finally {
+      dispose();
+    }
+    if (!firstAt) return;
+    this.estimator.observe({
+      promptTokens,
+      replyTokens: this.inner.countTokens(reply),
+      firstPieceMs: firstAt - started,
+      generationMs: performance.now() - firstAt,
+      maxTokens,
+    });
+  }
+
+  /**
+   * While the model loads, a call waits for it instead of failing; while it downloads or when it
+   * is unavailable, the call fails at once with a 503 that says why.
+   */
+  private async untilLoaded(signal?: AbortSignal) {
+    signal?.throwIfAborted();
+    if (this.inner.status().state === 'loading') {
+      await waitFor(this.inner.whenSettled(), this.opts.loadWaitMs, signal);
+      if (this.inner.status().state === 'loading') {
+        throw new ModelUnavailableError(
+          `the model is still loading after ${this.opts.loadWaitMs} ms (AI_LOAD_WAIT_MS); try again in a moment`,
+        );
+      }
+    }
+    assertModelUsable(this.inner.status());
+  }
+}
+
+/** Resolves when the promise settles, the time is up, or rejects when the signal aborts. */
+function waitFor(promise: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(done, done);
+  });
+}

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkHandle } from './language-model';
+import { PreemptedError, Scheduler, type Slot, type SlotRequest } from './scheduler';
+
+const batch = (owner: string, extra: Partial<SlotRequest> = {}): SlotRequest => ({
+  priority: 'batch',
+  owner,
+  estimateMs: 1000,
+  ...extra,
+});
+const interactive = (owner = 'u'): SlotRequest => ({
+  priority: 'interactive',
+  owner,
+  estimateMs: 1000,
+});
+
+/** Acquires slots and records the order in which they were granted. */
+function recorder(scheduler: Scheduler) {
+  const granted: string[] = [];
+  const slots = new Map<string, Slot>();
+  const take = (name: string, request: SlotRequest) =>
+    scheduler.acquire(request).then((slot) => {
+      granted.push(name);
+      slots.set(name, slot);
+      return slot;
+    });
+  const settle = () => new Promise((r) => setImmediate(r));
+  return { granted, slots, take, settle };
+}
+
+describe('scheduler', () => {
+  it('never runs more calls than it has slots', async () => {
+    const s = new Scheduler({ capacity: 2, preempt: true });
+    const r = recorder(s);
+    for (const name of ['a', 'b', 'c', 'd']) void r.take(name, batch(name));
+    await r.settle();
+    expect(r.granted).toEqual(['a', 'b']);
+    expect(s.busy).toBe(2);
+    expect(s.waiting).toBe(2);
+    r.slots.get('a')!.release();
+    await r.settle();
+    expect(r.granted).toEqual(['a', 'b', 'c']);
+    expect(s.busy).toBe(2);
+    // A slot released twice is released once.
+    r.slots.get('a')!.release();
+    await r.settle();
+    expect(r.granted).toEqual(['a', 'b', 'c']);
+  });
+
+  it('gives a free slot to interactive calls before batch calls', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: false });
+    const r = recorder(s);
+    void r.take('first', batch('A'));
+    await r.settle();
+    void r.take('batch', batch('B'));
+    void r.take('chat', interactive());
+    await r.settle();
+    r.slots.get('first')!.release();
+    await r.settle();
+    expect(r.granted).toEqual(['first', 'chat']);
+  });
+
+  it('lets owners take turns with batch calls, first in first out within an owner', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: true });
+    const r = recorder(s);
+    void r.take('hold', batch('X'));
+    await r.settle();
+    for (let i = 1; i <= 4; i++) void r.take(`A${i}`, batch('A'));
+    for (let i = 1; i <= 2; i++) void r.take(`B${i}`, batch('B'));
+    void r.take('C1', batch('C'));
+    await r.settle();
+    for (let i = 0; i < 7; i++) {
+      r.slots.get(r.granted.at(-1)!)!.release();
+      await r.settle();
+    }
+    expect(r.granted).toEqual(['hold', 'A1', 'B1', 'C1', 'A2', 'B2', 'A3', 'A4']);
+  });
+
+  it('preempts the batch call that has run least for a waiting interactive call', async () => {
+    let now = 0;
+    const s = new Scheduler({ capacity: 2, preempt: true, now: () => now });
+    const r = recorder(s);
+    void r.take('old', batch('A'));
+    now = 100;
+    void r.take('young', batch('B'));
+    await r.settle();
+    void r.take('queued', batch('C'));
+    void r.take('chat', interactive());
+    await r.settle();
+    const young = r.slots.get('young')!;
+    expect(young.preempted).toBe(true);
+    expect(young.signal.reason).toBeInstanceOf(PreemptedError);
+    expect(r.slots.get('old')!.preempted).toBe(false);
+    // The slot goes to the chat once the preempted call has let go of it.
+    expect(r.granted).not.toContain('chat');
+    young.release();
+    await r.settle();
+    expect(r.granted.at(-1)).toBe('chat');
+    // The preempted call comes back before the other batch calls.
+    void r.take('young again', batch('B', { requeued: true }));
+    await r.settle();
+    r.slots.get('chat')!.release();
+    await r.settle();
+    expect(r.granted.at(-1)).toBe('young again');
+  });
+
+  it('preempts one batch call per waiting interactive call, and none with AI_PREEMPT=off', async () => {
+    const s = new Scheduler({ capacity: 2, preempt: true });
+    const r = recorder(s);
+    void r.take('b1', batch('A'));
+    void r.take('b2', batch('B'));
+    await r.settle();
+    void r.take('chat', interactive());
+    await r.settle();
+    expect([r.slots.get('b1')!.preempted, r.slots.get('b2')!.preempted].sort()).toEqual([
+      false,
+      true,
+    ]);
+
+    const off = new Scheduler({ capacity: 1, preempt: false });
+    const o = recorder(off);
+    void o.take('b', batch('A'));
+    await o.settle();
+    void o.take('chat', interactive());
+    await o.settle();
+    expect(o.slots.get('b')!.preempted).toBe(false);
+    expect(o.granted).toEqual(['b']);
+  });
+
+  it('never preempts an interactive call', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: true });
+    const r = recorder(s);
+    void r.take('chat1', interactive('a'));
+    await r.settle();
+    void r.take('chat2', interactive('b'));
+    await r.settle();
+    expect(r.slots.get('chat1')!.preempted).toBe(false);
+  });
+
+  it('drops a waiting call whose signal aborts, and it never gets a slot', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: true });
+    const r = recorder(s);
+    void r.take('hold', batch('A'));
+    await r.settle();
+    const cancel = new AbortController();
+    const cancelled = r.take('cancelled', batch('B', { signal: cancel.signal }));
+    void r.take('next', batch('C'));
+    await r.settle();
+    expect(s.waiting).toBe(2);
+    cancel.abort(new Error('client went away'));
+    await expect(cancelled).rejects.toThrow('client went away');
+    expect(s.waiting).toBe(1);
+    r.slots.get('hold')!.release();
+    await r.settle();
+    expect(r.granted).toEqual(['hold', 'next']);
+    // Already aborted: refused at once.
+    await expect(s.acquire(batch('D', { signal: cancel.signal }))).rejects.toThrow();
+  });
+
+  it('knows the position and estimated wait of every waiting call, and tells their work', async () => {
+    let now = 0;
+    const s = new Scheduler({ capacity: 1, preempt: false, now: () => now });
+    const r = recorder(s);
+    const seen: [number, number | null][] = [];
+    const work: WorkHandle = { setQueuedAhead: (calls, waitMs) => seen.push([calls, waitMs]) };
+    void r.take('running', batch('A', { estimateMs: 4000 }));
+    await r.settle();
+    now = 1000;
+    void r.take('chat', { ...interactive(), estimateMs: 2000 });
+    void r.take('mine', batch('B', { estimateMs: 500, work }));
+    await r.settle();
+    const projection = s.projection();
+    expect(projection.map((p) => p.waitMs)).toEqual([3000, 5000]);
+    expect(seen.at(-1)).toEqual([1, 5000]);
+    r.slots.get('running')!.release();
+    await r.settle();
+    expect(seen.at(-1)).toEqual([0, 2000]);
+    r.slots.get('chat')!.release();
+    await r.settle();
+    expect(r.granted.at(-1)).toBe('mine');
+    expect(seen.at(-1)).toEqual([0, 0]);
+  });
+
+  it('fails every waiting call on shutdown', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: true });
+    const r = recorder(s);
+    void r.take('hold', batch('A'));
+    await r.settle();
+    const waiting = s.acquire(batch('B'));
+    s.rejectAll(new Error('shutting down'));
+    await expect(waiting).rejects.toThrow('shutting down');
+    expect(s.waiting).toBe(0);
+  });
+});

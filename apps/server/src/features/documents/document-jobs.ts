@@ -1,0 +1,95 @@
+import { buffer } from 'node:stream/consumers';
+import type { FileExtension } from '@inkwell/contract';
+import type { SummaryMode, TranslationLanguage } from '@inkwell/contract';
+import type { LanguageModel } from '../ai/language-model';
+import type { FilesDeps } from '../files/files.service';
+import type { JobContext } from '../jobs/job-kinds';
+import type { Jobs } from '../jobs/jobs.service';
+import { askDocument } from './ask.service';
+import { readDocument, type DocumentSource } from './document-input';
+import type { AiDeps } from './model-calls';
+import { proofread } from './proofread.service';
+import { analyzeSentiment } from './sentiment.service';
+import { summarizeDocument } from './summarize.service';
+import { translateDocument } from './translate.service';
+
+/**
+ * The document actions as jobs: what the job stores to run them later, possibly in another
+ * process, and the handler of each kind. A stored file is read again from storage; an uploaded
+ * one was kept with the job (jobs.readUpload).
+ */
+export type StoredSource =
+  | { kind: 'stored'; fileId: number; name: string }
+  | { kind: 'upload'; name: string; type: FileExtension };
+
+export interface DocumentJobInput {
+  source: StoredSource;
+  fields: { text?: string; target_language?: TranslationLanguage; mode?: SummaryMode };
+}
+
+export const TRUNCATED_NOTE =
+  '(This document is very long: only its first part was read and summarized.)';
+
+/** What a job keeps of the request's document (the upload's bytes go to jobs.create). */
+export function storedSource(source: DocumentSource): StoredSource {
+  return source.kind === 'upload'
+    ? { kind: 'upload', name: source.file.name, type: source.file.type }
+    : source;
+}
+
+export function registerDocumentJobs(
+  jobs: Jobs,
+  files: FilesDeps,
+  ai: LanguageModel,
+  settings: { summaryMaxTokens: number },
+) {
+  const deps = (ctx: JobContext): AiDeps => ({
+    ai,
+    owner: ctx.userId ?? undefined,
+    progress: ctx.progress,
+    signal: ctx.signal,
+    parts: ctx.parts,
+  });
+  const read = async (ctx: JobContext<DocumentJobInput>) => {
+    ctx.progress.stage('reading');
+    const s = ctx.input.source;
+    const source: DocumentSource =
+      s.kind === 'stored'
+        ? s
+        : {
+            kind: 'upload',
+            file: {
+              name: s.name,
+              type: s.type,
+              bytes: await buffer(await jobs.readUpload(ctx.jobId)),
+            },
+          };
+    return readDocument(files, ctx.userId!, source);
+  };
+
+  jobs.register<DocumentJobInput>('summarize', async (ctx) => {
+    const doc = await read(ctx);
+    const summary = await summarizeDocument(deps(ctx), doc.units, {
+      mode: ctx.input.fields.mode ?? 'bounded',
+      maxTokens: settings.summaryMaxTokens,
+    });
+    return { summary: doc.truncated ? `${summary}\n\n${TRUNCATED_NOTE}` : summary };
+  });
+  jobs.register<DocumentJobInput>('ask', async (ctx) => {
+    const doc = await read(ctx);
+    const { response } = await askDocument(deps(ctx), doc.units, ctx.input.fields.text ?? '');
+    return { response };
+  });
+  jobs.register<DocumentJobInput>('translate', async (ctx) => {
+    const doc = await read(ctx);
+    const target = ctx.input.fields.target_language!;
+    return { translation: await translateDocument(deps(ctx), doc.units, { target }) };
+  });
+  jobs.register<DocumentJobInput>('proofread', async (ctx) => {
+    const doc = await read(ctx);
+    return proofread(deps(ctx), doc.text, ctx.input.fields.text);
+  });
+  jobs.register<DocumentJobInput>('sentiment', async (ctx) =>
+    analyzeSentiment(deps(ctx), await read(ctx)),
+  );
+}

@@ -1,0 +1,212 @@
+import type { Db } from '../../db/database';
+import type { JobsTable, JobState } from '../../db/schema';
+
+/**
+ * Data access of jobs. State changes are conditional updates, so several processes can race for
+ * a job and exactly one wins: a queued job is claimed once, a running job's lease belongs to its
+ * worker until its heartbeat goes stale, a finished job never changes again.
+ */
+export type JobRow = JobsTable;
+
+export const ACTIVE: JobState[] = ['queued', 'running'];
+
+export const jobsRepo = {
+  async insert(db: Db, row: Pick<JobRow, 'id' | 'user_id' | 'kind' | 'input' | 'created_at'>) {
+    await db
+      .insertInto('jobs')
+      .values({ ...row, state: 'queued', attempts: 0, queued_at: row.created_at })
+      .execute();
+  },
+
+  find(db: Db, id: string): Promise<JobRow | undefined> {
+    return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** A user's jobs, newest first (results of finished ones kept until they expire). */
+  listByUser(db: Db, userId: number, limit: number): Promise<JobRow[]> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Takes a queued job for `worker`; false when another process took it or it is no longer queued. */
+  async claim(db: Db, id: string, worker: string, now: string): Promise<boolean> {
+    const r = await db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        worker,
+        heartbeat_at: now,
+        started_at: eb.fn.coalesce('started_at', eb.val(now)),
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Renews the lease and saves the progress; answers the job's state, or undefined when the lease
+   * is no longer this worker's (another process took the job over): the caller must stop.
+   */
+  async heartbeat(
+    db: Db,
+    id: string,
+    worker: string,
+    now: string,
+    progress: string | null,
+  ): Promise<JobState | undefined> {
+    const row = await db
+      .updateTable('jobs')
+      .set({ heartbeat_at: now, ...(progress ? { progress } : {}) })
+      .where('id', '=', id)
+      .where('worker', '=', worker)
+      .returning('state')
+      .executeTakeFirst();
+    return row?.state;
+  },
+
+  /** Ends a job once; false when it had already ended (cancelled meanwhile, or taken over). */
+  async finish(
+    db: Db,
+    id: string,
+    worker: string,
+    end: {
+      state: 'done' | 'failed';
+      result?: string;
+      error?: string;
+      now: string;
+      expiresAt: string;
+    },
+  ): Promise<boolean> {
+    const r = await db
+      .updateTable('jobs')
+      .set({
+        state: end.state,
+        result: end.result ?? null,
+        error: end.error ?? null,
+        finished_at: end.now,
+        expires_at: end.expiresAt,
+      })
+      .where('id', '=', id)
+      .where('worker', '=', worker)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** Cancels a job that has not ended; false when it already had. */
+  async cancel(db: Db, id: string, now: string, expiresAt: string): Promise<boolean> {
+    const r = await db
+      .updateTable('jobs')
+      .set({ state: 'cancelled', finished_at: now, expires_at: expiresAt })
+      .where('id', '=', id)
+      .where('state', 'in', ACTIVE)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** Jobs whose worker went silent (running, heartbeat before `staleBefore`), back in the queue. */
+  async requeueStale(db: Db, staleBefore: string, now: string): Promise<string[]> {
+    const stale = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'running')
+      .where('heartbeat_at', '<', staleBefore)
+      .limit(100)
+      .execute();
+    const requeued: string[] = [];
+    for (const job of stale) {
+      // Conditional: of several processes sweeping at once, one wins each job.
+      const r = await db
+        .updateTable('jobs')
+        .set({ state: 'queued', worker: null, queue_id: null, queued_at: now })
+        .where('id', '=', job.id)
+        .where('state', '=', 'running')
+        .where('heartbeat_at', '<', staleBefore)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) requeued.push(job.id);
+    }
+    return requeued;
+  },
+
+  /** Jobs queued since before `before`, with their queue message (to check it still exists). */
+  queuedSince(db: Db, before: string): Promise<Pick<JobRow, 'id' | 'queue_id'>[]> {
+    return db
+      .selectFrom('jobs')
+      .select(['id', 'queue_id'])
+      .where('state', '=', 'queued')
+      .where('queued_at', '<', before)
+      .orderBy('queued_at')
+      .limit(100)
+      .execute();
+  },
+
+  async setQueueId(db: Db, id: string, queueId: string) {
+    await db
+      .updateTable('jobs')
+      .set({ queue_id: queueId })
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .execute();
+  },
+
+  /** Gives a running job back to the queue (this process is stopping). */
+  async release(db: Db, id: string, worker: string, now: string) {
+    await db
+      .updateTable('jobs')
+      .set({ state: 'queued', worker: null, queue_id: null, queued_at: now })
+      .where('id', '=', id)
+      .where('worker', '=', worker)
+      .where('state', '=', 'running')
+      .execute();
+  },
+
+  /** Every job a single process left running or queued when it stopped (SQLite: one process). */
+  async requeueAllRunning(db: Db): Promise<string[]> {
+    await db
+      .updateTable('jobs')
+      .set({ state: 'queued', worker: null })
+      .where('state', '=', 'running')
+      .execute();
+    const rows = await db.selectFrom('jobs').select('id').where('state', '=', 'queued').execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** Deletes jobs whose results have expired; answers their ids (their inputs go too). */
+  async deleteExpired(db: Db, now: string): Promise<string[]> {
+    const rows = await db
+      .deleteFrom('jobs')
+      .where('expires_at', '<', now)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  async getPart(db: Db, jobId: string, key: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('job_parts')
+      .select('output')
+      .where('job_id', '=', jobId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.output;
+  },
+
+  async putPart(db: Db, jobId: string, key: string, output: string) {
+    await db
+      .insertInto('job_parts')
+      .values({ job_id: jobId, key, output })
+      .onConflict((oc) => oc.columns(['job_id', 'key']).doNothing())
+      .execute();
+  },
+
+  async deleteParts(db: Db, jobId: string) {
+    await db.deleteFrom('job_parts').where('job_id', '=', jobId).execute();
+  },
+};

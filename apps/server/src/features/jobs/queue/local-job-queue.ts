@@ -1,0 +1,50 @@
+import type { JobQueue } from './job-queue';
+
+/**
+ * The queue of a single process (SQLite): job ids in memory, run in order, `concurrency` at a
+ * time. What it held when the process stopped is found again in the job table at start-up.
+ */
+export class LocalJobQueue implements JobQueue {
+  private readonly waiting: string[] = [];
+  private running = 0;
+  private concurrency = 0;
+  private run?: (jobId: string) => Promise<void>;
+  private closed = false;
+
+  async enqueue(jobId: string) {
+    if (!this.waiting.includes(jobId)) this.waiting.push(jobId);
+    this.pump();
+    return undefined;
+  }
+
+  async consume(concurrency: number, run: (jobId: string) => Promise<void>) {
+    this.concurrency = concurrency;
+    this.run = run;
+    this.pump();
+  }
+
+  async stopTaking() {
+    this.run = undefined;
+  }
+
+  async isPending() {
+    // No message ids: the single process finds its queued jobs in the table at start-up.
+    return true;
+  }
+
+  async close() {
+    this.closed = true;
+    this.waiting.length = 0;
+  }
+
+  private pump() {
+    while (!this.closed && this.run && this.running < this.concurrency && this.waiting.length) {
+      const id = this.waiting.shift()!;
+      this.running += 1;
+      void this.run(id).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * A signal that aborts when any of the given ones does, with a dispose() that takes its
+ * listeners off them again. AbortSignal.any() leaves its listeners on the sources until they are
+ * garbage-collected: a document action's signal, linked once per model call, collected dozens.
+ */
+export function linkSignals(...sources: (AbortSignal | undefined)[]) {
+  const controller = new AbortController();
+  const present = sources.filter((s): s is AbortSignal => s !== undefined);
+  const already = present.find((s) => s.aborted);
+  if (already) {
+    controller.abort(already.reason);
+    return { signal: controller.signal, dispose: () => {} };
+  }
+  const listeners = present.map((s) => {
+    const onAbort = () => controller.abort(s.reason);
+    s.addEventListener('abort', onAbort, { once: true });
+    return () => s.removeEventListener('abort', onAbort);
+  });
+  return {
+    signal: controller.signal,
+    dispose: () => listeners.forEach((remove) => remove()),
+  };
+}

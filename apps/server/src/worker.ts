@@ -1,0 +1,52 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+
+/**
+ * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
+ * servers of a deployment on PostgreSQL. It answers /api/health on WORKER_PORT for its health
+ * check; a load balancer should not send users to it. Its share of the model is AI_PARALLEL (or
+ * LLAMA_SEQUENCES) calls at once, like every app server's.
+ */
+async function main() {
+  let config;
+  try {
+    config = loadConfig({ ...process.env, JOB_WORKER: 'on' });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (!config.DATABASE_URL) {
+    console.error(
+      'npm run worker needs DATABASE_URL (PostgreSQL): with SQLite the app server runs its jobs itself.',
+    );
+    process.exit(1);
+  }
+  const app = await buildApp(config, { role: 'worker' });
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'worker shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  await app.listen({ port: config.WORKER_PORT, host: config.HOST });
+  const port = (app.server.address() as { port: number }).port;
+  console.log(
+    `\n  Inkwell worker is running jobs (${config.JOB_CONCURRENCY} at once); health at port ${port}\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Serves a GGUF file as the embedded model's first-start download, stopping half-way until the
+ * test lets it finish: the product shows "downloading" with its percentage meanwhile.
+ */
+export interface ModelDownloadHost {
+  /** Set MODEL to this (MODEL_DOWNLOAD=auto). */
+  url: string;
+  finish(): void;
+  close(): Promise<void>;
+}
+
+export async function startModelDownloadHost(bytes: Buffer): Promise<ModelDownloadHost> {
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+  const server: Server = createServer((req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': bytes.length,
+    });
+    if (req.method === 'HEAD') return res.end();
+    const half = Math.floor(bytes.length / 2);
+    res.write(bytes.subarray(0, half));
+    void finished.then(() => res.end(bytes.subarray(half)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/models/tiny.gguf`,
+    finish,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

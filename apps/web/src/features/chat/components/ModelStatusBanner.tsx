@@ -1,0 +1,43 @@
+import Alert from '@mui/material/Alert';
+import LinearProgress from '@mui/material/LinearProgress';
+import type { AiStatus } from '@inkwell/contract';
+
+export const MODEL_STATUS_BANNER_ID = 'model-status';
+
+/** What the banner says, and why Send is disabled, while the model is not ready. */
+export function modelStatusText(status: AiStatus): string | null {
+  switch (status.state) {
+    case 'ready':
+      return null;
+    case 'downloading':
+      return `Downloading the language model: ${status.progress ?? 0} %`;
+    case 'loading':
+      return 'Loading the model…';
+    default:
+      return `The language model is unavailable: ${status.reason ?? 'not configured'}`;
+  }
+}
+
+/** Above the chat input while the model is not ready: the download, the load, or what to fix. */
+export function ModelStatusBanner({ status }: { status: AiStatus }) {
+  const text = modelStatusText(status);
+  if (!text) return null;
+  return (
+    <Alert
+      id={MODEL_STATUS_BANNER_ID}
+      severity={status.state === 'unavailable' ? 'warning' : 'info'}
+      role="status"
+      sx={{ mb: 1 }}
+    >
+      {text}
+      {status.state === 'downloading' && (
+        <LinearProgress
+          variant="determinate"
+          value={status.progress ?? 0}
+          aria-label="Model download"
+          sx={{ mt: 1 }}
+        />
+      )}
+    </Alert>
+  );
+}

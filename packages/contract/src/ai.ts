@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * The language model's state and the progress of long AI work.
+ *
+ * GET /api/ai/status (auth) → AiStatus
+ *   state        downloading (first start fetches the model), loading (into memory), ready, or
+ *                unavailable (`reason` names the setting to fix).
+ *   progress     percent 0–100 of the download while downloading; null otherwise.
+ *   queued       model calls waiting for a free slot of the model right now.
+ *   While the model is loading, AI calls wait for it (up to AI_LOAD_WAIT_MS); while it downloads
+ *   they answer 503 `No language model is available: the model is downloading (45%)…` with a
+ *   `Retry-After` header.
+ *
+ * Progress of long work: every document action (summarize, translate, translate_stored_file,
+ * askQuestions, proofread, bulk-sentiment-analysis) and page analysis called with
+ * `Accept: text/event-stream` answers a stream of server-sent events instead of one JSON body:
+ *   event: progress  data: ProgressEvent                    (first within a moment, then as work advances)
+ *   event: done      data: <the endpoint's usual JSON body> (last, on success)
+ *   event: error     data: {"error": "<message>", "status": <http status>}   (last, on failure)
+ * Errors found before the work starts (400 bad fields, 401, 404, 503) are ordinary JSON answers.
+ * Closing the connection cancels the work: its queued and running model calls stop.
+ * Without that header the endpoints answer exactly as before.
+ */
+export const AI_STATES = ['downloading', 'loading', 'ready', 'unavailable'] as const;
+export const aiStateSchema = z.enum(AI_STATES);
+export type AiState = z.infer<typeof aiStateSchema>;
+
+export const aiStatusSchema = z.object({
+  state: aiStateSchema,
+  progress: z.number().min(0).max(100).nullable(),
+  name: z.string(),
+  reason: z.string().nullable(),
+  queued: z.number().int().min(0),
+});
+export type AiStatus = z.infer<typeof aiStatusSchema>;
+
+export const PROGRESS_STREAM_EVENTS = {
+  progress: 'progress',
+  done: 'done',
+  error: 'error',
+} as const;
+
+export const progressEventSchema = z.object({
+  /** What the work is doing now, e.g. `reading`, `summarizing`, `combining`, `auditing`. */
+  stage: z.string(),
+  /** Parts finished and parts in all (model calls for documents, steps for page analysis). */
+  done: z.number().int().min(0),
+  total: z.number().int().min(0),
+  /** Other model calls that will run before this work's next one. */
+  queued_ahead: z.number().int().min(0),
+  /** Estimated seconds until the work is finished; null before anything was measured. */
+  eta_s: z.number().min(0).nullable(),
+});
+export type ProgressEvent = z.infer<typeof progressEventSchema>;
+
+export const streamErrorEventSchema = z.object({ error: z.string(), status: z.number().int() });
+export type StreamErrorEvent = z.infer<typeof streamErrorEventSchema>;

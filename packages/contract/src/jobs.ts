@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { progressEventSchema, streamErrorEventSchema } from './ai';
+
+/**
+ * Long AI work runs as jobs: every document action (summarize, proofread, sentiment, translate
+ * of a file, askQuestions) and page analysis. The endpoints of spec §7 create the job and answer
+ * its result as before; the job goes on when the client goes away, its result is kept 24 h, and
+ * a job interrupted by a crash resumes on another process without redoing its finished parts.
+ * The job's id comes in the `X-Job-Id` header, and first in a stream as `event: job`.
+ *
+ * GET    /api/jobs              auth → JobList: the user's jobs of the last 24 h, newest first
+ * GET    /api/jobs/:id               → Job
+ * GET    /api/jobs/:id/events        → server-sent events as in ai.ts (`progress`… then `done`
+ *                                      with the result or `error`); at once for an ended job
+ * DELETE /api/jobs/:id               → Job (cancelled; its remaining model calls stop)
+ * A user's job needs that user's token (404 otherwise). An anonymous page analysis (spec §6: sent
+ * without a token) is reached with its id alone: the id is a random UUID, known only to whoever
+ * started the analysis.
+ */
+export const JOB_KINDS = [
+  'summarize',
+  'proofread',
+  'sentiment',
+  'translate',
+  'ask',
+  'accessibility',
+  'seo',
+  'site',
+] as const;
+export const jobKindSchema = z.enum(JOB_KINDS);
+export type JobKind = z.infer<typeof jobKindSchema>;
+
+export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export const jobStateSchema = z.enum(JOB_STATES);
+export type JobState = z.infer<typeof jobStateSchema>;
+
+export const jobSchema = z.object({
+  id: z.string(),
+  kind: jobKindSchema,
+  state: jobStateSchema,
+  /** What the job works on, for showing it again after a reload. */
+  about: z.object({
+    file_name: z.string().optional(),
+    target_language: z.string().optional(),
+    url: z.string().optional(),
+    question: z.string().optional(),
+  }),
+  progress: progressEventSchema.nullable(),
+  /** The endpoint's answer, once done. */
+  result: z.unknown().nullable(),
+  error: streamErrorEventSchema.nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+export const jobListSchema = z.object({ jobs: z.array(jobSchema) });
+export type JobList = z.infer<typeof jobListSchema>;
+
+/** The first event of a job's stream. */
+export const JOB_STREAM_EVENT = 'job';
+export const jobEventSchema = z.object({ id: z.string() });
