@@ -133,6 +133,9 @@ export function endStep(id: string) {
   conversation.update(id, { isLoading: false });
 }
 
+/** Posted when the user cancels long work (spec §8 has no wording for it). */
+export const cancelledText = (what: string) => `Cancelled: ${what}`;
+
 /** A loading step of long work, with its progress bar and Cancel (see startWorkStep). */
 export interface WorkStep {
   /** Aborted by Cancel, New Topic and logout: pass it to the request. */

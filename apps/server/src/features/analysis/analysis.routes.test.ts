@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
-import { startTestServer, type TestServer } from '../../../test/test-app';
+import { openEventStream } from '../../../test/event-stream-client';
+import { startSlowModelServer } from '../../../test/slow-model-server';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
 import { ANALYSIS_RATE_LIMIT } from './analysis.routes';
 import { PAGE_SECRET } from './test-fixtures/pages';
 import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
@@ -159,5 +161,76 @@ describe('rate limit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('page analyses as jobs', () => {
+  const urlEncoded = (url: string) => ({
+    contentType: 'application/x-www-form-urlencoded',
+    bytes: Buffer.from(new URLSearchParams({ url }).toString()),
+  });
+
+  it('streams the job id and its stages, then the same body as without the stream', async () => {
+    const model = await startSlowModelServer({
+      promptTokensPerSecond: 100_000,
+      generatedTokensPerSecond: 1_000,
+    });
+    const withModel = await startTestServer({
+      env: { FETCH_ALLOW_HOSTS: '127.0.0.1', AI_BASE_URL: model.url },
+    });
+    try {
+      const url = `${pages.origin}/defects`;
+      // The model holds the insights call: the stream must say that is what it waits on.
+      const release = model.hold();
+      const stream = await openEventStream(withModel.url, {
+        path: '/api/seo-analysis',
+        body: urlEncoded(url),
+      });
+      expect(stream.status).toBe(200);
+      const first = await stream.waitFor(() => true);
+      expect(first.event).toBe('job');
+      await stream.waitFor(
+        (e) => e.event === 'progress' && (e.data as { stage: string }).stage === 'writing insights',
+      );
+      release();
+      const done = await stream.waitFor((e) => e.event === 'done');
+      const streamed = done.data as { seo_analysis: { url: string; audits: unknown[] } };
+
+      const plain = await withModel.request('/api/seo-analysis', form(url));
+      const plainBody = (await plain.json()) as { seo_analysis: { audits: unknown[] } };
+      expect(streamed.seo_analysis.url).toBe(url);
+      expect(streamed.seo_analysis.audits).toEqual(plainBody.seo_analysis.audits);
+
+      // Anonymous: reached by its id alone.
+      const { id } = first.data as { id: string };
+      const job = await withModel.request(`/api/jobs/${id}`);
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ id, kind: 'seo', state: 'done', about: { url } });
+    } finally {
+      await withModel.close();
+      await model.close();
+    }
+  });
+
+  it("keeps a signed-in user's analysis to that user", async () => {
+    const owner = await registerUser(app);
+    const other = await registerUser(app);
+    const res = await app.request('/api/accessibility-analysis', {
+      ...form(`${pages.origin}/clean`),
+      token: owner.access_token,
+    });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-job-id')!;
+    expect((await app.request(`/api/jobs/${id}`, { token: owner.access_token })).status).toBe(200);
+    expect((await app.request(`/api/jobs/${id}`, { token: other.access_token })).status).toBe(404);
+    expect((await app.request(`/api/jobs/${id}`)).status).toBe(404);
+  });
+
+  it('answers a page that cannot be fetched with the same error as before (502), as a failed job', async () => {
+    const res = await app.request('/api/seo-analysis', form('http://127.0.0.1:1/closed-port'));
+    const body = (await res.json()) as { error: string };
+    expect(res.status, body.error).toBe(502);
+    const job = await app.request(`/api/jobs/${res.headers.get('x-job-id')}`);
+    expect(await job.json()).toMatchObject({ state: 'failed', error: { status: 502 } });
   });
 });

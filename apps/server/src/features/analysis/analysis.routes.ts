@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accessibilityAnalysisResponseSchema,
@@ -7,17 +7,21 @@ import {
   seoAnalysisResponseSchema,
 } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
-import { analyseAccessibility, analyseSeo, type AnalysisDeps } from './analysis.service';
+import { answerJob } from '../jobs/job-stream';
+import { registerAnalysisJobs, type AnalysisJobInput } from './analysis-jobs';
 
 /**
  * POST /api/accessibility-analysis and POST /api/seo-analysis (spec §7): form field `url`
- * (urlencoded, multipart or JSON), no token. Each analysis fetches a third-party page and runs a
+ * (urlencoded, multipart or JSON), no token needed. Each analysis runs as a job (analysis-jobs.ts):
+ * the answer is its result, or with `Accept: text/event-stream` its progress then the result; a
+ * client that goes away leaves it running. Each analysis fetches a third-party page and runs a
  * DOM, so they are rate limited per client address.
  */
 export const ANALYSIS_RATE_LIMIT = { max: 20, timeWindow: 60_000 };
 
 const errors = {
   400: errorResponseSchema,
+  409: errorResponseSchema,
   429: errorResponseSchema,
   502: errorResponseSchema,
   504: errorResponseSchema,
@@ -25,40 +29,44 @@ const errors = {
 
 export async function analysisRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = (signal: AbortSignal): AnalysisDeps => ({
+  registerAnalysisJobs(app.jobs, {
     ai: app.ai,
     allowHosts: app.config.FETCH_ALLOW_HOSTS,
     chromiumPath: app.config.CHROMIUM_PATH,
-    signal,
   });
+  /** A signed-in user's analysis is theirs; an anonymous one is reached by its random id alone. */
+  const asker = { onRequest: app.authenticateOptional };
 
-  app.post(
-    '/api/accessibility-analysis',
-    {
-      config: { rateLimit: ANALYSIS_RATE_LIMIT },
-      schema: {
-        tags: ['analysis'],
-        response: { 200: accessibilityAnalysisResponseSchema, ...errors },
+  for (const kind of ['accessibility', 'seo'] as const) {
+    app.post(
+      kind === 'accessibility' ? '/api/accessibility-analysis' : '/api/seo-analysis',
+      {
+        ...asker,
+        config: { rateLimit: ANALYSIS_RATE_LIMIT },
+        schema: {
+          tags: ['analysis'],
+          response: {
+            200:
+              kind === 'accessibility'
+                ? accessibilityAnalysisResponseSchema
+                : seoAnalysisResponseSchema,
+            ...errors,
+          },
+        },
       },
-    },
-    async (request, reply) => ({
-      accessibility_analysis: await analyseAccessibility(
-        deps(abortOnDisconnect(reply)),
-        await readUrl(request),
-      ),
-    }),
-  );
-
-  app.post(
-    '/api/seo-analysis',
-    {
-      config: { rateLimit: ANALYSIS_RATE_LIMIT },
-      schema: { tags: ['analysis'], response: { 200: seoAnalysisResponseSchema, ...errors } },
-    },
-    async (request, reply) => ({
-      seo_analysis: await analyseSeo(deps(abortOnDisconnect(reply)), await readUrl(request)),
-    }),
-  );
+      async (request, reply) => {
+        const url = await readUrl(request);
+        const jobId = await app.jobs.create({
+          kind,
+          userId: request.authUser?.id ?? null,
+          about: { url },
+          input: { url } satisfies AnalysisJobInput,
+        });
+        // The job's stored result (or its stream): the response schema still checks its shape.
+        return (await answerJob(app.jobs, request, reply, jobId)) as never;
+      },
+    );
+  }
 }
 
 /** The `url` field from a urlencoded or JSON body (already objects) or a multipart form. */
@@ -81,13 +89,4 @@ async function readUrl(request: FastifyRequest): Promise<string> {
     );
   }
   return parsed.data.url;
-}
-
-/** Stops fetching and generating when the client goes away. */
-function abortOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }

@@ -1,6 +1,7 @@
 import type { AccessibilityAnalysis, SeoAnalysis } from '@inkwell/contract';
 import { HttpError } from '../../lib/http-error';
 import type { LanguageModel } from '../ai/language-model';
+import type { WorkProgress } from '../ai/work-progress';
 import { accessibilityScore, toViolations, type AxeRuleOutcome } from './accessibility-score';
 import { runAxeInChromium } from './axe-chromium';
 import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
@@ -18,6 +19,8 @@ export interface AnalysisDeps {
   /** CHROMIUM_PATH: run axe in headless Chromium instead of jsdom. */
   chromiumPath?: string;
   signal?: AbortSignal;
+  /** The job's progress: which stage the analysis is in (fetching, auditing, writing insights). */
+  progress?: WorkProgress;
 }
 
 const ROBOTS_MAX_BYTES = 512 * 1024; // Google reads the first 500 KiB
@@ -31,6 +34,7 @@ export function normaliseUrl(input: string): string {
 }
 
 function fetchPage(deps: AnalysisDeps, url: string): Promise<FetchedResource> {
+  deps.progress?.stage('fetching');
   return safeFetch(normaliseUrl(url), {
     allowHosts: deps.allowHosts,
     accept: 'html',
@@ -43,6 +47,7 @@ export async function analyseAccessibility(
   url: string,
 ): Promise<AccessibilityAnalysis> {
   const page = await fetchPage(deps, url);
+  deps.progress?.stage('auditing');
   const run = deps.chromiumPath ? await chromiumRun(deps, page) : await jsdomRun(page);
   const outcomes: AxeRuleOutcome[] = [
     ...run.violations.map((v) => ({ id: v.id, outcome: 'violation' as const })),
@@ -59,11 +64,13 @@ export async function analyseAccessibility(
     lines.push(`Not checked without a browser: ${run.notChecked.join(', ')}`);
   if (run.incomplete.length) lines.push(`Need a manual check: ${run.incomplete.join(', ')}`);
   if (violations.length === 0) lines.push('No automated violations found.');
+  deps.progress?.stage('writing insights');
   const ai_insights = await writeInsights(
     deps.ai,
     'accessibility',
     findingsPrompt(page.url, score, lines),
     deps.signal,
+    deps.progress,
   );
   return {
     url: page.url,
@@ -104,6 +111,7 @@ function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun>
 export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAnalysis> {
   const page = await fetchPage(deps, url);
   const robots = await fetchRobots(deps, page.url);
+  deps.progress?.stage('auditing');
   const dom = parsePage(page);
   let audits;
   try {
@@ -126,11 +134,13 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
         `[${a.weight > 1 ? 'critical' : a.weight > 0 ? 'scored' : 'best practice'}] ${a.id} failed: ${a.details}`,
     );
   if (lines.length === 0) lines.push('Every audit passed.');
+  deps.progress?.stage('writing insights');
   const ai_insights = await writeInsights(
     deps.ai,
     'seo',
     findingsPrompt(page.url, score, lines),
     deps.signal,
+    deps.progress,
   );
   return {
     url: page.url,

@@ -1,4 +1,4 @@
-import { generate, type ChatTurn, type LanguageModel } from '../ai/language-model';
+import { generate, type ChatTurn, type LanguageModel, type WorkHandle } from '../ai/language-model';
 
 /**
  * Advice written by the language model from the findings only. The raw page never reaches the
@@ -45,9 +45,11 @@ export async function writeInsights(
   kind: InsightsKind,
   findings: string,
   signal?: AbortSignal,
+  work?: WorkHandle,
 ): Promise<string> {
   const status = model.status();
-  if (!status.available) return unavailable(status.reason);
+  // A model still loading is waited for (the scheduler's AI_LOAD_WAIT_MS), not given up on.
+  if (!status.available && status.state !== 'loading') return unavailable(status.reason);
   const turns: ChatTurn[] = [
     { role: 'system', content: SYSTEM[kind] },
     { role: 'user', content: findings },
@@ -58,6 +60,7 @@ export async function writeInsights(
       maxTokens: INSIGHTS_MAX_TOKENS,
       temperature: 0.2,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      work,
     });
     return text.trim() || 'Analysis completed, but no detailed insights available.';
   } catch (err) {

@@ -8,7 +8,7 @@ import {
   type SentimentResponse,
 } from '@inkwell/contract';
 import { ApiError } from '../../lib/api-client';
-import { conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
+import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
 import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
 import { analyzeSentiment } from './api/analyze-sentiment';
@@ -26,9 +26,6 @@ export const MESSAGES = {
   translationDone: 'Translation completed successfully.',
   translationEmpty: 'Translation failed.',
 } as const;
-
-/** Posted when the user cancels long work (spec §8 has no wording for it). */
-export const cancelledText = (what: string) => `Cancelled: ${what}`;
 
 const errorText = (err: unknown) => {
   const e = err as { serverMessage?: string; message?: string } | undefined;

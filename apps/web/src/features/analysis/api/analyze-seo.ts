@@ -1,12 +1,16 @@
 import { seoAnalysisResponseSchema, type SeoAnalysisResponse } from '@inkwell/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { requestWithProgress, type ProgressOptions } from '../../../lib/progress-request';
 
-/** POST /api/seo-analysis (form `url`, no token, spec §6). */
-export function analyzeSeo(url: string): Promise<SeoAnalysisResponse> {
-  return apiRequest('seo-analysis', {
-    method: 'POST',
-    auth: false,
-    body: new URLSearchParams({ url }),
-    schema: seoAnalysisResponseSchema,
-  });
+/** POST /api/seo-analysis (form `url`, no token, spec §6), with its progress. */
+export function analyzeSeo(url: string, progress: ProgressOptions): Promise<SeoAnalysisResponse> {
+  return requestWithProgress(
+    'seo-analysis',
+    {
+      method: 'POST',
+      auth: false,
+      body: new URLSearchParams({ url }),
+      schema: seoAnalysisResponseSchema,
+    },
+    progress,
+  );
 }
