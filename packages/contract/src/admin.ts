@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { aiStatusSchema } from './ai';
 import { emailSchema } from './auth';
 import { alertSeveritySchema, latestAlertResponseSchema } from './site';
 
@@ -34,11 +35,8 @@ export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
  * The language model as the Admin page shows it: today the provider's status; a scheduler adds
  * its state and queue here (`.extend`), the page shows what is present.
  */
-export const adminModelStatusSchema = z.object({
-  available: z.boolean(),
-  name: z.string(),
-  reason: z.string().optional(),
-});
+/** The model as GET /api/ai/status shows it (state, download, queue), and whether it serves now. */
+export const adminModelStatusSchema = aiStatusSchema.extend({ available: z.boolean() });
 export type AdminModelStatus = z.infer<typeof adminModelStatusSchema>;
 
 export const adminOverviewResponseSchema = z.object({

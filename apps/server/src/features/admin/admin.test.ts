@@ -231,7 +231,14 @@ describe.each(testDialects())('the Admin API (%s)', (dialect) => {
     expect(await res.json()).toEqual({
       registration: { mode: 'domain', domains: ['example.com'] },
       // No model in this test: the status says why, as /api/ready does.
-      model: { available: false, name: expect.any(String), reason: expect.any(String) },
+      model: {
+        available: false,
+        state: 'unavailable',
+        progress: null,
+        name: expect.any(String),
+        reason: expect.any(String),
+        queued: 0,
+      },
       alert: { message: '', severity: 'info', isVisible: false },
       prompt_limit: 7,
     });

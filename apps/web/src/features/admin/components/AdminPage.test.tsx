@@ -14,7 +14,14 @@ import { AdminPage } from './AdminPage';
 
 const OVERVIEW: AdminOverviewResponse = {
   registration: { mode: 'domain', domains: ['example.com', 'example.org'] },
-  model: { available: false, name: 'llama:tiny.gguf', reason: 'set MODEL_PATH' },
+  model: {
+    available: false,
+    state: 'unavailable',
+    progress: null,
+    name: 'llama:tiny.gguf',
+    reason: 'set MODEL_PATH',
+    queued: 0,
+  },
   alert: { message: '', severity: 'info', isVisible: false },
   prompt_limit: 20,
 };

@@ -9,16 +9,24 @@ const SIGN_UP: Record<AdminOverviewResponse['registration']['mode'], string> = {
   domain: 'Addresses at the allowed domains, others by invitation',
 };
 
+/** Ready, downloading, loading or unavailable (with why), and the calls waiting for it. */
+function modelState(model: AdminOverviewResponse['model']): string {
+  const state =
+    model.state === 'ready'
+      ? 'ready'
+      : model.state === 'downloading'
+        ? `downloading${model.progress !== null ? ` (${model.progress} %)` : ''}`
+        : model.state === 'loading'
+          ? 'loading'
+          : `unavailable${model.reason ? ` (${model.reason})` : ''}`;
+  return model.queued > 0 ? `${state}, ${model.queued} call(s) waiting` : state;
+}
+
 /** The model, who may sign up and the daily prompt limit, as the server runs them now. */
 export function ServiceStatus({ overview }: { overview: AdminOverviewResponse }) {
   const { model, registration } = overview;
   const rows: [string, string][] = [
-    [
-      'Model',
-      model.available
-        ? `${model.name}: ready`
-        : `${model.name}: unavailable${model.reason ? ` (${model.reason})` : ''}`,
-    ],
+    ['Model', `${model.name}: ${modelState(model)}`],
     [
       'Sign-up',
       registration.mode === 'domain'
