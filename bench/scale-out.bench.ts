@@ -4,13 +4,21 @@
 // from many loopback client addresses; once KILL_AFTER uploads were accepted, app server 1 gets
 // kill -9 and starts again (its start-up sweep runs under load); the load ends AFTER_RESTART
 // uploads later. Then every accepted upload is checked on both servers, and the files table
-// against the bucket. Needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx.
+// against the bucket. Then jobs: users start summaries (one-slot slow model shared by every
+// process) and hang up; the worker and an app server are killed with SIGKILL mid-job; every job
+// must finish elsewhere without redoing a finished part. Needs TEST_DATABASE_URL, TEST_REDIS_URL
+// and nginx.
 import { loadavg } from 'node:os';
 import {
   forgetRateLimits,
   missingPiece,
   startCluster,
 } from '../apps/server/test/scale-out/cluster';
+import {
+  jobsEnv,
+  killDuringJobs,
+  startJobsModel,
+} from '../apps/server/test/scale-out/jobs-scenario';
 import { killDuringLoad, summarize } from '../apps/server/test/scale-out/scenario';
 import { machineLine, result } from './lib/machine';
 
@@ -32,7 +40,9 @@ async function main() {
       .join(' ');
   console.log(`load average before: ${busy()}`);
   const started = performance.now();
-  const cluster = await startCluster({ apps: 2 });
+  const model = await startJobsModel();
+  const cluster = await startCluster({ apps: 2, env: jobsEnv(model.url) });
+  await cluster.startWorker(/Inkwell worker is running jobs/);
   console.log(
     `cluster (2 app servers, nginx, s3rver) up in ${(performance.now() - started).toFixed(0)} ms`,
   );
@@ -79,8 +89,36 @@ async function main() {
       value: run.restartMs / 1000,
       unit: 's',
     });
+
+    const jobs = await killDuringJobs(cluster, model, {
+      users: 6,
+      kb: 100,
+      maxMs: 180_000,
+      killApp: 1,
+    });
+    console.log(`jobs: ${JSON.stringify(jobs)}`);
+    result({
+      name: 'jobs lost (of those started, worker and app server killed mid-job)',
+      value: jobs.jobs - jobs.finished,
+      unit: `(of ${jobs.jobs}; ${jobs.killedJobs} were running on the killed processes)`,
+      target: '0',
+      met: jobs.finished === jobs.jobs,
+    });
+    result({
+      name: 'killed job finished elsewhere (slowest, from the kill)',
+      value: Math.max(...jobs.resumeMs) / 1000,
+      unit: 's',
+    });
+    result({
+      name: 'finished parts made again after the kills',
+      value: jobs.redoneParts,
+      unit: '',
+      target: '0',
+      met: jobs.redoneParts === 0,
+    });
   } finally {
     await cluster.stop();
+    await model.close();
   }
 }
 

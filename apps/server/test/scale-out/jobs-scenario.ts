@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import pg from 'pg';
-import type { SlowCall, SlowModelServer } from '../slow-model-server';
+import { startSlowModelServer, type SlowCall, type SlowModelServer } from '../slow-model-server';
 import type { Cluster } from './cluster';
 import { clientAddresses } from './mixed-load';
 import { HttpClient, multipartFile } from './http-client';
@@ -24,6 +24,23 @@ export interface JobsRun {
   finishedBy: string[];
   totalMs: number;
 }
+
+/** One slot with a small CPU model's costs, shared by every process (each sends one call at once). */
+export function startJobsModel(): Promise<SlowModelServer> {
+  return startSlowModelServer({ promptTokensPerSecond: 20_000, generatedTokensPerSecond: 400 });
+}
+
+/**
+ * The deployment's settings for the jobs scenario. One job at a time per process: each of the
+ * three takes one of the first jobs, so the worker and the app server to be killed both hold a
+ * running job (with eight, one process could claim every job and the other would have none to lose).
+ */
+export const jobsEnv = (modelUrl: string) => ({
+  AI_BASE_URL: modelUrl,
+  AI_PARALLEL: '1',
+  JOB_STALE_MS: '3000',
+  JOB_CONCURRENCY: '1',
+});
 
 /** A job's id from the first event of its stream, then the connection is dropped (the job goes on). */
 function startJob(

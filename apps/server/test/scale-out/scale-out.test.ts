@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITED } from '../rate-limit';
-import { startSlowModelServer, type SlowModelServer } from '../slow-model-server';
+import type { SlowModelServer } from '../slow-model-server';
 import { forgetRateLimits, missingPiece, startCluster, type Cluster } from './cluster';
 import { HttpClient } from './http-client';
 import { clientAddresses } from './mixed-load';
 import { startNodeProcess } from './node-process';
-import { killDuringJobs } from './jobs-scenario';
+import { jobsEnv, killDuringJobs, startJobsModel } from './jobs-scenario';
 import { killDuringLoad, summarize } from './scenario';
 
 /**
@@ -20,23 +20,8 @@ describe.skipIf(missing !== undefined)(title, () => {
   let cluster: Cluster;
   let model: SlowModelServer;
   beforeAll(async () => {
-    // One slot with a small CPU model's costs, shared by every process (each sends one call at once).
-    model = await startSlowModelServer({
-      promptTokensPerSecond: 20_000,
-      generatedTokensPerSecond: 400,
-    });
-    cluster = await startCluster({
-      apps: 2,
-      // One job at a time per process: each of the three takes one of the first jobs, so the
-      // worker and the app server to be killed both hold a running job (with eight, one process
-      // could claim every job and the other would never have one to lose).
-      env: {
-        AI_BASE_URL: model.url,
-        AI_PARALLEL: '1',
-        JOB_STALE_MS: '3000',
-        JOB_CONCURRENCY: '1',
-      },
-    });
+    model = await startJobsModel();
+    cluster = await startCluster({ apps: 2, env: jobsEnv(model.url) });
     await cluster.startWorker(/Inkwell worker is running jobs/);
   }, 120_000);
   afterAll(async () => {
