@@ -4,7 +4,8 @@ import { analyzeSeo } from './api/analyze-seo';
 import { AccessibilityResult } from './components/AccessibilityResult';
 import { SeoResult } from './components/SeoResult';
 
-export type UrlAnalysisKind = 'accessibility' | 'seo';
+/** 'site' (the whole site, auth) runs as a job with progress: run-site-analysis.tsx. */
+export type UrlAnalysisKind = 'accessibility' | 'seo' | 'site';
 
 export const ANALYSIS_MESSAGES = {
   failed: 'Failed to perform analysis due to an error.',
@@ -16,6 +17,10 @@ export const ANALYSIS_MESSAGES = {
  * findings under them, or a failure message.
  */
 export async function runUrlAnalysis(kind: UrlAnalysisKind, url: string): Promise<void> {
+  if (kind === 'site') {
+    const { runSiteAnalysis } = await import('./run-site-analysis');
+    return runSiteAnalysis(url);
+  }
   const epoch = conversation.getEpoch();
   const step = startStep(`Analyzing ${url}...`);
   try {
