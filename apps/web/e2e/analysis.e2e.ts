@@ -16,7 +16,7 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
 
   const articles = () => s.page.getByRole('log', { name: 'Conversation' }).getByRole('article');
 
-  async function analyse(choice: 'Accessibility Analysis' | 'SEO Analysis') {
+  async function analyse(choice: 'Accessibility Analysis' | 'SEO Analysis' | 'Whole site') {
     const { page } = s;
     await page.getByRole('button', { name: 'Add URL' }).click();
     const field = page.getByRole('textbox', { name: 'Web page address' });
@@ -81,6 +81,31 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
     expect(passed).toContain('Document has a <title> element: Title: "Harbour lights"');
     const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('meta-description failed');
+  });
+
+  it('analyses the whole site as a job: step, summary per page, grouped issues, no axe violations', async () => {
+    const { page, server } = s;
+    await signedInAsNewUser(page, server);
+    await analyse('Whole site');
+    await visible(articles().filter({ hasText: `Analyzing the whole site of ${pageUrl}...` }));
+    const done = articles().filter({
+      hasText: `Site analysis completed for ${pageUrl}: 1 page(s).`,
+    });
+    await visible(done, 'site summary', 60_000);
+    const scores = page.getByRole('list', { name: 'Scores per page' });
+    await visible(
+      scores.getByText(
+        new RegExp(
+          `${pageUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: accessibility \\d+/100, SEO \\d+/100`,
+        ),
+      ),
+    );
+    const issues = page.getByRole('list', { name: 'Issues across pages' });
+    await visible(issues.getByText(/Accessibility · image-alt: .* 1 of 1 page\(s\)/));
+    // One model call for the site, sent the grouped findings.
+    const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(sent).toContain('[accessibility] image-alt on 1 of 1 page(s)');
+    await expectNoAxeViolations(page, 'site analysis summary');
   });
 
   it('reports a page that cannot be fetched as a failure in the chat', async () => {

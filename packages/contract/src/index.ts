@@ -7,6 +7,7 @@ export * from './files';
 export * from './chat';
 export * from './documents';
 export * from './analysis';
+export * from './site-analysis';
 export * from './ai';
 export * from './jobs';
 export * from './admin';

@@ -3,6 +3,7 @@ import { adminRoutes } from './admin/admin.routes';
 import { aiRoutes } from './ai/ai.routes';
 import { alertsRoutes } from './alerts/alerts.routes';
 import { analysisRoutes } from './analysis/analysis.routes';
+import { siteAnalysisRoutes } from './analysis/site/site-analysis.routes';
 import { chatRoutes } from './chat/chat.routes';
 import { documentsRoutes } from './documents/documents.routes';
 import { filesRoutes } from './files/files.routes';
@@ -32,4 +33,5 @@ export async function registerFeatures(app: FastifyInstance) {
   await app.register(chatRoutes);
   await app.register(documentsRoutes);
   await app.register(analysisRoutes);
+  await app.register(siteAnalysisRoutes);
 }

@@ -7,6 +7,7 @@ import {
   mockFetch,
   renderWithProviders,
   signIn,
+  sse,
   type MockHandler,
 } from '../test/utils';
 import { AppRoutes } from './routes';
@@ -119,6 +120,71 @@ describe('URL analysis', () => {
     expect(screen.getByText(/Enter a valid web address/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Return' }));
     expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument();
+  });
+});
+
+const SITE = {
+  site_analysis: {
+    start_url: 'https://site.test/',
+    pages: [
+      { url: 'https://site.test/', accessibility_score: 71, seo_score: 83 },
+      {
+        url: 'https://site.test/gone',
+        accessibility_score: null,
+        seo_score: null,
+        error: 'Timed out',
+      },
+    ],
+    issues: [
+      {
+        audit: 'accessibility',
+        id: 'image-alt',
+        description: 'Images need alt text',
+        pages_affected: 2,
+        pages: ['https://site.test/', 'https://site.test/blog'],
+      },
+    ],
+    disallowed: ['https://site.test/private'],
+    ai_insights: 'Fix the **template**.',
+  },
+};
+
+describe('whole-site analysis', () => {
+  it('streams the job with a step, then the insights, scores per page and grouped issues', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.path === 'site-analysis'
+        ? sse([
+            { event: 'job', data: { id: 'job-1' } },
+            {
+              event: 'progress',
+              data: { stage: 'crawling', done: 1, total: 10, queued_ahead: 0, eta_s: null },
+            },
+            { event: 'done', data: SITE },
+          ])
+        : undefined,
+    );
+    await analyze(user, 'site.test', 'Whole site');
+    expect(
+      await screen.findByText('Analyzing the whole site of https://site.test/...'),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('template', { selector: 'strong' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Site analysis completed for https://site.test/: 2 page(s).'),
+    ).toBeInTheDocument();
+    const scores = within(screen.getByRole('list', { name: 'Scores per page' }));
+    expect(
+      scores.getByText('https://site.test/: accessibility 71/100, SEO 83/100'),
+    ).toBeInTheDocument();
+    expect(scores.getByText(/gone: accessibility not audited.*\(Timed out\)/)).toBeInTheDocument();
+    const issues = within(screen.getByRole('list', { name: 'Issues across pages' }));
+    expect(
+      issues.getByText('Accessibility · image-alt: Images need alt text — 2 of 2 page(s)'),
+    ).toBeInTheDocument();
+    const [, init] = callsTo(fetchMock, 'site-analysis')[0]!;
+    const headers = new Headers(init!.headers);
+    expect(headers.get('Accept')).toBe('text/event-stream');
+    expect(headers.get('Authorization')).toBe('Bearer access-1');
+    expect(String(init!.body)).toBe('url=https%3A%2F%2Fsite.test%2F');
   });
 });
 

@@ -60,7 +60,14 @@ describe('routes', () => {
       if (req.path === 'admin/overview')
         return json(200, {
           registration: { mode: 'invite', domains: [] },
-          model: { available: true, name: 'openai:test-model' },
+          model: {
+            available: true,
+            state: 'ready',
+            progress: null,
+            name: 'openai:test-model',
+            reason: null,
+            queued: 0,
+          },
           alert: { message: '', severity: 'info', isVisible: false },
           prompt_limit: 20,
         });

@@ -72,6 +72,8 @@ function resumeJobs() {
       void import('../features/documents/run-document-action').then((m) =>
         m.resumeDocumentJob(job),
       );
+    } else if (job.feature === 'analysis' && job.action === 'site') {
+      void import('../features/analysis/run-site-analysis').then((m) => m.resumeSiteJob(job));
     } else if (job.feature === 'analysis') {
       void import('../features/analysis/run-url-analysis').then((m) => m.resumeAnalysisJob(job));
     }

@@ -9,6 +9,7 @@ import {
 import { badRequest } from '../../lib/http-error';
 import { answerJob } from '../jobs/job-stream';
 import { registerAnalysisJobs, type AnalysisJobInput } from './analysis-jobs';
+import { readFormFields } from './read-form-fields';
 
 /**
  * POST /api/accessibility-analysis and POST /api/seo-analysis (spec §7): form field `url`
@@ -71,16 +72,7 @@ export async function analysisRoutes(fastify: FastifyInstance) {
 
 /** The `url` field from a urlencoded or JSON body (already objects) or a multipart form. */
 async function readUrl(request: FastifyRequest): Promise<string> {
-  let fields: unknown = request.body;
-  if (request.isMultipart()) {
-    const collected: Record<string, string> = {};
-    for await (const part of request.parts()) {
-      if (part.type === 'field' && typeof part.value === 'string')
-        collected[part.fieldname] = part.value;
-      else if (part.type === 'file') await part.toBuffer(); // drain: files are not expected here
-    }
-    fields = collected;
-  }
+  const fields = await readFormFields(request);
   const parsed = analysisRequestSchema.safeParse(fields ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -7,7 +7,7 @@ import { generate, type ChatTurn, type LanguageModel, type WorkHandle } from '..
 export const INSIGHTS_MAX_TOKENS = 600;
 const INSIGHTS_TIMEOUT_MS = 60_000;
 
-export type InsightsKind = 'accessibility' | 'seo';
+export type InsightsKind = 'accessibility' | 'seo' | 'site';
 
 const SYSTEM: Record<InsightsKind, string> = {
   accessibility:
@@ -20,6 +20,12 @@ const SYSTEM: Record<InsightsKind, string> = {
     'advice: failures that block indexing first, then those affecting ranking and click-through, ' +
     'each with the exact change to make, as a short numbered list. Do not invent problems that ' +
     'are not in the findings.',
+  site:
+    'You are a web accessibility (WCAG 2.2) and technical SEO expert. From the findings of a ' +
+    'whole site below (scores per page, issues with the number of pages that have them), write ' +
+    'prioritised, concrete advice: issues on many pages first (usually one shared template to ' +
+    'fix), then severe ones on few pages, each with what to change, as a short numbered list. ' +
+    'Do not invent problems that are not in the findings.',
 };
 
 /** Text sent to the model: a compact summary of the findings, capped so it fits any context. */

@@ -5,16 +5,17 @@ import {
   type AccessibilityAnalysisResponse,
   type SeoAnalysisResponse,
 } from '@inkwell/contract';
-import { ApiError } from '../../lib/api-client';
 import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
 import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
+import { settleWork } from '../../lib/settle-work';
 import { analyzeAccessibility } from './api/analyze-accessibility';
 import { analyzeSeo } from './api/analyze-seo';
 import { AccessibilityResult } from './components/AccessibilityResult';
 import { SeoResult } from './components/SeoResult';
 
-export type UrlAnalysisKind = 'accessibility' | 'seo';
+/** 'site' (the whole site, auth) runs as a job with progress: run-site-analysis.tsx. */
+export type UrlAnalysisKind = 'accessibility' | 'seo' | 'site';
 
 export const ANALYSIS_MESSAGES = {
   failed: 'Failed to perform analysis due to an error.',
@@ -38,6 +39,10 @@ const seoOutcome = ({ seo_analysis: a }: SeoAnalysisResponse) => ({
  * job: after a reload, resumeAnalysisJob shows it again.
  */
 export async function runUrlAnalysis(kind: UrlAnalysisKind, url: string): Promise<void> {
+  if (kind === 'site') {
+    const { runSiteAnalysis } = await import('./run-site-analysis');
+    return runSiteAnalysis(url);
+  }
   const step = startWorkStep(`Analyzing ${url}...`, {
     feature: 'analysis',
     action: kind,
@@ -61,28 +66,16 @@ export async function resumeAnalysisJob(job: RememberedJob): Promise<void> {
   );
 }
 
-async function settle(url: string, step: WorkStep, outcome: () => Promise<Outcome>) {
-  const epoch = conversation.getEpoch();
-  let result: Outcome;
-  try {
-    result = await outcome();
-  } catch (err) {
-    if (epoch !== conversation.getEpoch()) return;
-    // No answer from the server (the page unloads, the network dropped): the job goes on there.
-    const connectionLost = !(err instanceof ApiError) || !err.status;
-    step.end({ connectionLost: connectionLost && !step.signal.aborted });
-    conversation.add(
-      step.signal.aborted
-        ? { type: 'system', text: cancelledText(`analysis of ${url}.`) }
-        : { type: 'error', text: ANALYSIS_MESSAGES.failed },
-    );
-    return;
-  }
-  if (epoch !== conversation.getEpoch()) return;
-  step.end();
-  conversation.add({
-    type: 'ai',
-    text: result.insights.trim() ? result.insights : ANALYSIS_MESSAGES.noInsights,
-    extra: result.extra,
+function settle(url: string, step: WorkStep, outcome: () => Promise<Outcome>) {
+  return settleWork(step, outcome, {
+    cancelled: () =>
+      conversation.add({ type: 'system', text: cancelledText(`analysis of ${url}.`) }),
+    failed: () => conversation.add({ type: 'error', text: ANALYSIS_MESSAGES.failed }),
+    done: (result) =>
+      conversation.add({
+        type: 'ai',
+        text: result.insights.trim() ? result.insights : ANALYSIS_MESSAGES.noInsights,
+        extra: result.extra,
+      }),
   });
 }

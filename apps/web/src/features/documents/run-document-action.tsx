@@ -7,10 +7,10 @@ import {
   type ProofreadResponse,
   type SentimentResponse,
 } from '@inkwell/contract';
-import { ApiError } from '../../lib/api-client';
 import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
 import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
+import { settleWork } from '../../lib/settle-work';
 import { analyzeSentiment } from './api/analyze-sentiment';
 import type { DocumentSource } from './api/document-form';
 import { proofread } from './api/proofread';
@@ -111,37 +111,29 @@ const sentimentOutcome = (r: SentimentResponse): Outcome => ({
 });
 
 /** Waits for the outcome and posts the spec's messages for it. */
-async function settle(
+function settle(
   action: StepAction,
   about: { fileName: string; language?: string },
   step: WorkStep,
   outcome: () => Promise<Outcome>,
 ) {
-  const epoch = conversation.getEpoch();
   const label = ACTION_LABELS[action];
-  let result: Outcome;
-  try {
-    result = await outcome();
-  } catch (err) {
-    if (epoch !== conversation.getEpoch()) return;
-    // No answer from the server (the page unloads, the network dropped): the job goes on there.
-    const connectionLost = !(err instanceof ApiError) || !err.status;
-    step.end({ connectionLost: connectionLost && !step.signal.aborted });
-    if (step.signal.aborted) {
+  return settleWork(step, outcome, {
+    cancelled: () => {
       const what = action === 'translate' ? 'translation of' : `${label} for`;
       conversation.add({ type: 'system', text: cancelledText(`${what} ${about.fileName}.`) });
-    } else if (action === 'translate') {
-      conversation.add({
-        type: 'error',
-        text: `Translation failed: ${errorText(err) || 'Unknown error'}.`,
-      });
-    } else {
-      conversation.add({ type: 'error', text: `Error in ${action}: ${errorText(err)}` });
-    }
-    return;
-  }
-  if (epoch !== conversation.getEpoch()) return;
-  step.end();
+    },
+    failed: (err) =>
+      conversation.add(
+        action === 'translate'
+          ? { type: 'error', text: `Translation failed: ${errorText(err) || 'Unknown error'}.` }
+          : { type: 'error', text: `Error in ${action}: ${errorText(err)}` },
+      ),
+    done: (result) => showOutcome(action, about.fileName, result),
+  });
+}
+
+function showOutcome(action: StepAction, fileName: string, result: Outcome) {
   const hasText = result.text.trim() !== '';
   if (action === 'translate') {
     if (!hasText) return void conversation.add({ type: 'error', text: MESSAGES.translationEmpty });
@@ -151,6 +143,6 @@ async function settle(
   }
   const empty = action === 'analyzeSentiment' ? MESSAGES.noSentiment : MESSAGES.noResponse;
   if (!hasText && !result.extra) return void conversation.add({ type: 'error', text: empty });
-  conversation.add({ type: 'system', text: `${label} completed for ${about.fileName}.` });
+  conversation.add({ type: 'system', text: `${ACTION_LABELS[action]} completed for ${fileName}.` });
   conversation.add({ type: 'ai', text: hasText ? result.text : empty, extra: result.extra });
 }

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  errorResponseSchema,
+  siteAnalysisRequestSchema,
+  siteAnalysisResponseSchema,
+  type SiteAnalysisRequest,
+  type SiteAnalysisResponse,
+} from '@inkwell/contract';
+import { badRequest } from '../../../lib/http-error';
+import { requireUser } from '../../../plugins/auth';
+import { answerJob } from '../../jobs/job-stream';
+import { ANALYSIS_RATE_LIMIT } from '../analysis.routes';
+import { registerSiteJob, type SiteJobInput } from './site-analysis.job';
+import { readFormFields } from '../read-form-fields';
+
+/**
+ * POST /api/site-analysis (issue 22): `url` and `max_pages` (urlencoded, multipart or JSON),
+ * auth. Runs as a job of kind `site`: the answer, or its progress as server-sent events with
+ * `Accept: text/event-stream` (jobs/job-stream.ts).
+ */
+export async function siteAnalysisRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  registerSiteJob(app.jobs, {
+    ai: app.ai,
+    allowHosts: app.config.FETCH_ALLOW_HOSTS,
+    chromiumPath: app.config.CHROMIUM_PATH,
+  });
+
+  app.post(
+    '/api/site-analysis',
+    {
+      onRequest: app.authenticate,
+      config: { rateLimit: ANALYSIS_RATE_LIMIT },
+      schema: {
+        tags: ['analysis'],
+        security: [{ bearer: [] }],
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        response: {
+          200: siteAnalysisResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          409: errorResponseSchema,
+          429: errorResponseSchema,
+          502: errorResponseSchema,
+          504: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const input = await readFields(request);
+      const jobId = await app.jobs.create({
+        kind: 'site',
+        userId: user.id,
+        about: { url: input.url },
+        input: { url: input.url, max_pages: input.max_pages } satisfies SiteJobInput,
+      });
+      // The job's result is the handler's SiteAnalysisResponse (or the SSE reply itself).
+      return answerJob(app.jobs, request, reply, jobId) as Promise<SiteAnalysisResponse>;
+    },
+  );
+}
+
+/** The fields from a urlencoded or JSON body (already objects) or a multipart form. */
+async function readFields(request: FastifyRequest) {
+  const fields = await readFormFields(request);
+  const parsed = siteAnalysisRequestSchema.safeParse((fields ?? {}) as SiteAnalysisRequest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.path[0] === 'url' && issue.code === 'invalid_type')
+      throw badRequest('url: a web address is required');
+    throw badRequest(
+      issue?.path[0] === 'url' ? `url: ${issue.message}` : (issue?.message ?? 'Invalid request'),
+    );
+  }
+  return parsed.data;
+}
