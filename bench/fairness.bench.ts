@@ -142,6 +142,23 @@ async function main() {
     target: '≤ 2x',
     met: duringMs <= 2 * idleMs,
   });
+  // What one interruption can cost: a preempted call starts again from its first token, so the
+  // loss grows with the length of the summary's calls (bounded summaries make fewer, longer ones).
+  const callMs = model.calls
+    .filter(
+      (c) =>
+        c.arrivedAt >= from &&
+        !c.aborted &&
+        c.startedAt !== undefined &&
+        c.endedAt !== undefined &&
+        !c.body.messages.some((m) => m.content.includes('Quick question')),
+    )
+    .map((c) => c.endedAt! - c.startedAt!);
+  console.log(
+    `the summary's calls: ${callMs.length} of about ${(median(callMs) / 1000).toFixed(1)} s each; ` +
+      `${model.calls.filter((c) => c.aborted && c.arrivedAt >= from).length} interrupted, each ` +
+      `losing what it had run (the chats came every ${(aloneMs / 7000).toFixed(1)} s)`,
+  );
   result({
     name: 'summary time lost to preemption (5 chats)',
     value: (100 * waste) / aloneMs,
