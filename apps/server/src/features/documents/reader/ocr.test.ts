@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
 import { makeScannedPdf } from './scan-fixtures';
+import { tessdataDir } from './ocr';
 import { DEFAULT_LIMITS } from './types';
 
 describe('OCR of scanned pdf pages (tesseract.js in the extraction worker)', () => {
@@ -29,6 +33,19 @@ describe('OCR of scanned pdf pages (tesseract.js in the extraction worker)', () 
     expect(r.units[1]?.text).toMatch(/COLD\s+STORAGE/);
   });
 
+  it('reads the first pages of a scan too long for the time limit, and says it was cut short', async () => {
+    const dense = Array.from({ length: 20 }, () => 'HELLO WORLD OLD PAPER HELLO WORLD');
+    const bytes = await makeScannedPdf(Array.from({ length: 10 }, () => dense));
+    // The time limit leaves 2 s for OCR (less its 1 s margin): no machine reads ten such pages in it.
+    const r = await pool.read('pdf', bytes, { ...DEFAULT_LIMITS, timeLimitMs: 3000 });
+    expect(r.units).toHaveLength(10);
+    expect(r.truncated).toBe(true);
+    expect(r.units[9]?.text).toBe('');
+    // The worker is kept and reads the next document with OCR again.
+    const next = await pool.read('pdf', await makeScannedPdf([['COLD STORAGE']]), DEFAULT_LIMITS);
+    expect(next.text).toMatch(/COLD\s+STORAGE/);
+  });
+
   it('leaves scanned pages unread when OCR is off', async () => {
     const bytes = await makeScannedPdf([['HELLO WORLD']]);
     const r = await pool.read('pdf', bytes, { ...DEFAULT_LIMITS, ocrLanguages: [] });
@@ -41,5 +58,24 @@ describe('OCR of scanned pdf pages (tesseract.js in the extraction worker)', () 
     await expect(
       pool.read('pdf', bytes, { ...DEFAULT_LIMITS, ocrLanguages: ['xyz'] }),
     ).rejects.toThrow('could not read this file: OCR language "xyz" is not installed');
+  });
+
+  it('gathers the traineddata of languages from different packages into one folder', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'inkwell-ocr-test-'));
+    try {
+      const files = ['eng', 'deu'].map((code) => {
+        const file = path.join(root, code, '4.0.0_best_int', `${code}.traineddata.gz`);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, code);
+        return file;
+      });
+      expect(tessdataDir([files[0]!])).toBe(path.dirname(files[0]!));
+      const dir = tessdataDir(files);
+      expect(readFileSync(path.join(dir, 'eng.traineddata.gz'), 'utf8')).toBe('eng');
+      expect(readFileSync(path.join(dir, 'deu.traineddata.gz'), 'utf8')).toBe('deu');
+      rmSync(dir, { recursive: true });
+    } finally {
+      rmSync(root, { recursive: true });
+    }
   });
 });

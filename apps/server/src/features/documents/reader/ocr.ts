@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
@@ -10,7 +10,7 @@ let engine: { languages: string; worker: Promise<Worker> } | undefined;
 
 /**
  * Tesseract for these languages, started on first use and kept for the next page and document
- * (starting it reads the traineddata, about half a second). It runs in its own thread, started by
+ * (starting it loads its wasm engine and the traineddata). It runs in its own thread, started by
  * the extraction worker that calls this, and ends with it.
  */
 function tesseract(languages: string[]): Promise<Worker> {
@@ -40,31 +40,32 @@ function tesseract(languages: string[]): Promise<Worker> {
   return worker;
 }
 
+/** Ends tesseract (a page given up at the time limit); the next page starts it again. */
+export async function stopOcr(): Promise<void> {
+  const worker = engine?.worker;
+  engine = undefined;
+  await worker?.then((w) => w.terminate()).catch(() => {});
+}
+
 /**
  * One folder holding every language's `<code>.traineddata.gz`, as tesseract.js wants: a language's
- * own package folder when there is one language, else a folder of links to them in the temp
- * directory (named after the languages, so every worker and restart shares it).
+ * own package folder when there is one language, else a new private folder of links to them in the
+ * temp directory (made once per worker thread; tesseract.js 7 cannot take the bytes themselves, its
+ * initialize passes them as the language name).
  */
-function tessdataDir(files: string[]): string {
+export function tessdataDir(files: string[]): string {
   const dirs = new Set(files.map((f) => path.dirname(f)));
   if (dirs.size === 1) return [...dirs][0]!;
-  const names = files.map((f) => path.basename(f, '.traineddata.gz'));
-  const dir = path.join(tmpdir(), 'inkwell-tessdata', names.join('+'));
-  mkdirSync(dir, { recursive: true });
-  for (const file of files) {
-    try {
-      symlinkSync(file, path.join(dir, path.basename(file)));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-tessdata-'));
+  for (const file of files) symlinkSync(file, path.join(dir, path.basename(file)));
   return dir;
 }
 
 /** The text tesseract reads in a grayscale image. */
 export async function recognize(image: GrayImage, languages: string[]): Promise<string> {
   const worker = await tesseract(languages);
-  // tesseract.js takes encoded images in Node; a fast PNG is the one format it always reads.
+  // tesseract.js takes encoded images in Node; a fast PNG is the one format it always reads. (Its
+  // types list browser images only; in Node a Buffer is what it reads.)
   const png = encodeGrayPng(image, 1);
   const { data } = await worker.recognize(png as unknown as string);
   return data.text.trim();

@@ -3,7 +3,7 @@ import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { Collector } from './collector';
 import { toGray, type GrayImage, type PdfImageData } from './gray-image';
 import { OcrBudget } from './ocr-budget';
-import { recognize } from './ocr';
+import { recognize, stopOcr } from './ocr';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
 interface TextItemLike {
@@ -47,11 +47,13 @@ export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<
       let ocr = false;
       if (text === '' && limits.ocrLanguages.length > 0) {
         if (budget.allows()) {
-          text = await budget.time(() => ocrPage(page, limits.ocrLanguages));
+          const read = await budget.run(() => ocrPage(page, limits.ocrLanguages, budget));
+          // Given up at the time limit: stop tesseract, which would go on using the CPU.
+          if (read === undefined) await stopOcr();
+          text = read ?? '';
           ocr = text !== '';
-        } else {
-          c.truncated = true; // a scan too long for the time limit: its first pages only
         }
+        if (!ocr && budget.spent) c.truncated = true; // a long scan: its first pages only
       }
       page.cleanup();
       if (!c.add({ kind: 'page', label: `Page ${n}`, text, ...(ocr && { ocr }) })) break;
@@ -65,9 +67,10 @@ export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<
 }
 
 /** The text of a page's images (a scanner's pdf holds one a page), in drawing order. */
-async function ocrPage(page: PDFPageProxy, languages: string[]): Promise<string> {
+async function ocrPage(page: PDFPageProxy, languages: string[], budget: OcrBudget) {
   const texts: string[] = [];
   for (const image of await pageImages(page)) {
+    if (budget.spent) break; // given up meanwhile
     const text = await recognize(image, languages);
     if (text) texts.push(text);
   }
