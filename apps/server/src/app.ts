@@ -9,6 +9,7 @@ import {
 import { MAX_FILE_BYTES } from '@inkwell/contract';
 import type { Config } from './config';
 import { registerFeatures } from './features';
+import { configureReader } from './features/documents/reader';
 import aiPlugin from './plugins/ai';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
@@ -122,6 +123,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(aiPlugin);
   await app.register(jobsPlugin, { pgSchema: opts.pgSchema });
 
+  // The document reader is shared by the process (its worker threads), so is its OCR setting.
+  configureReader({ ocrLanguages: config.OCR === 'off' ? [] : config.OCR_LANGUAGES });
   await registerFeatures(app);
 
   await app.register(webPlugin, { distDir: opts.webDistDir });

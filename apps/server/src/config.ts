@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
+import { traineddataFile } from './features/documents/reader/ocr-data';
 import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
 
 /**
@@ -155,6 +156,24 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'must be a plain lower-case identifier')
     .default('pgboss'),
+  // Documents: OCR of scanned pdf pages (tesseract.js; each language's traineddata is the npm
+  // package @tesseract.js-data/<code>, read from disk, never downloaded)
+  OCR: z.enum(['on', 'off']).default('on'),
+  OCR_LANGUAGES: optionalString
+    .transform((v) => v ?? 'eng')
+    .pipe(z.string())
+    .transform((v) =>
+      v
+        .split(/[,+]/)
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .superRefine(
+      listOf(
+        (code) => traineddataFile(code) !== undefined,
+        'languages whose package @tesseract.js-data/<code> is installed (npm install @tesseract.js-data/deu)',
+      ),
+    ),
   // Page analysis
   FETCH_ALLOW_HOSTS: commaList,
   CHROMIUM_PATH: optionalString,

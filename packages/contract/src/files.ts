@@ -33,6 +33,10 @@ export const uploadFileResponseSchema = z.object({
 export type UploadFileResponse = z.infer<typeof uploadFileResponseSchema>;
 
 export const fileIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/** GET /api/preview_file/:id?format=text: a pdf's extracted text instead of its bytes. */
+export const previewQuerySchema = z.object({ format: z.enum(['file', 'text']).default('file') });
+export type PreviewQuery = z.infer<typeof previewQuerySchema>;
 export type FileIdParams = z.infer<typeof fileIdParamsSchema>;
 
 /**
@@ -62,8 +66,9 @@ export const deleteFilesResponseSchema = z.object({
 export type DeleteFilesResponse = z.infer<typeof deleteFilesResponseSchema>;
 
 /**
- * GET /api/preview_file/:id. A pdf answers with its raw bytes (`application/pdf`); every other type
- * answers JSON, discriminated by `kind`. Every JSON form carries `text` (the whole extracted text)
+ * GET /api/preview_file/:id. A pdf answers with its raw bytes (`application/pdf`), or with its text
+ * (JSON, kind 'pages') when asked `?format=text`; every other type answers JSON, discriminated by
+ * `kind`. Every JSON form carries `text` (the whole extracted text)
  * so a simple client can always show it; `truncated` says a page/row/size cap cut the document.
  */
 export const previewTableSheetSchema = z.object({
@@ -94,9 +99,23 @@ export const slidesPreviewSchema = z.object({
   slides: z.array(z.object({ label: z.string(), text: z.string() })),
   truncated: z.boolean(),
 });
+/**
+ * pdf with `?format=text`: its text page by page ("Page N"). `ocr` is true for a page that has no
+ * text layer (a scan) and whose text was read by OCR from its image, so a client can say so: OCR
+ * text may hold misread words. A field rather than a marker line in `text`, so that the text the AI
+ * actions read stays the document's own.
+ */
+export const pagesPreviewSchema = z.object({
+  kind: z.literal('pages'),
+  type: z.literal('pdf'),
+  text: z.string(),
+  pages: z.array(z.object({ label: z.string(), text: z.string(), ocr: z.boolean() })),
+  truncated: z.boolean(),
+});
 export const previewResponseSchema = z.discriminatedUnion('kind', [
   textPreviewSchema,
   tablePreviewSchema,
   slidesPreviewSchema,
+  pagesPreviewSchema,
 ]);
 export type PreviewResponse = z.infer<typeof previewResponseSchema>;

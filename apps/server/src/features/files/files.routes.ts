@@ -5,6 +5,7 @@ import {
   errorResponseSchema,
   fileIdParamsSchema,
   myFilesResponseSchema,
+  previewQuerySchema,
   renameFileRequestSchema,
   renameFileResponseSchema,
   uploadFileResponseSchema,
@@ -87,8 +88,15 @@ export async function filesRoutes(fastify: FastifyInstance) {
     async (request) => files.listFiles(deps, requireUser(request).id),
   );
 
-  app.get('/api/preview_file/:id', { ...auth, schema: byId }, async (request, reply) => {
-    const preview = await files.previewFile(deps, requireUser(request).id, request.params.id);
+  const previewSchema = { ...byId, querystring: previewQuerySchema };
+  app.get('/api/preview_file/:id', { ...auth, schema: previewSchema }, async (request, reply) => {
+    const asText = request.query.format === 'text';
+    const preview = await files.previewFile(
+      deps,
+      requireUser(request).id,
+      request.params.id,
+      asText,
+    );
     if (preview.kind === 'json') return reply.send(preview.body);
     return reply
       .type('application/pdf')

@@ -97,14 +97,15 @@ export async function getFileText(
 export type PreviewOutcome =
   { kind: 'pdf'; file: FileItem; stream: Readable } | { kind: 'json'; body: PreviewResponse };
 
-/** pdf → its bytes; everything else → the JSON forms documented in the contract. */
+/** pdf → its bytes (or its pages' text when `asText`); everything else → the contract's JSON forms. */
 export async function previewFile(
   deps: FilesDeps,
   userId: number,
   fileId: number,
+  asText = false,
 ): Promise<PreviewOutcome> {
   const file = await findOwnedFile(deps, userId, fileId);
-  if (file.type === 'pdf')
+  if (file.type === 'pdf' && !asText)
     return { kind: 'pdf', file: toItem(file), stream: await openObject(deps, file) };
   const r = await getFileText(deps, userId, fileId);
   const { text, truncated } = r;
@@ -116,6 +117,10 @@ export async function previewFile(
     case 'xlsx': {
       const sheets = r.units.map((u) => ({ name: u.label, rows: u.rows ?? [] }));
       return { kind: 'json', body: { kind: 'table', type: file.type, text, sheets, truncated } };
+    }
+    case 'pdf': {
+      const pages = r.units.map((u) => ({ label: u.label, text: u.text, ocr: u.ocr === true }));
+      return { kind: 'json', body: { kind: 'pages', type: 'pdf', text, pages, truncated } };
     }
     case 'pptx': {
       const slides = r.units.map((u) => ({ label: u.label, text: u.text }));

@@ -8,6 +8,13 @@ import {
   type ReaderLimits,
 } from './types';
 
+let configured: Partial<ReaderLimits> = {};
+
+/** The server's settings for every read (OCR, OCR_LANGUAGES); set once at start-up. */
+export function configureReader(settings: Partial<ReaderLimits>): void {
+  configured = settings;
+}
+
 /**
  * Reads the text of a document of any of the six types, in a worker thread (extraction-pool.ts).
  * Never throws anything but DocumentReadError (400 'could not read this file: …') for a bad
@@ -22,7 +29,7 @@ export async function extractText(
   input: ExtractInput,
   limits: Partial<ReaderLimits> = {},
 ): Promise<ExtractResult> {
-  const l: ReaderLimits = { ...DEFAULT_LIMITS, ...limits };
+  const l: ReaderLimits = { ...DEFAULT_LIMITS, ...configured, ...limits };
   const bytes = input.bytes ?? (await readAll(input.stream, l.maxInputBytes, l.timeLimitMs));
   // The pool enforces the time limit and answers DocumentReadError for anything that goes wrong.
   return extractionPool().read(input.type, bytes, l);

@@ -1,4 +1,5 @@
-export { extractText } from './extract';
+export { configureReader, extractText } from './extract';
+export { traineddataFile } from './ocr-data';
 export { decodeText } from './txt';
 export {
   DEFAULT_LIMITS,

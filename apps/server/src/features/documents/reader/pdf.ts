@@ -1,5 +1,9 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { Collector } from './collector';
+import { toGray, type GrayImage, type PdfImageData } from './gray-image';
+import { OcrBudget } from './ocr-budget';
+import { recognize, stopOcr } from './ocr';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
 interface TextItemLike {
@@ -7,18 +11,25 @@ interface TextItemLike {
   hasEOL?: boolean;
 }
 
-/** pdf → one 'page' unit per page (pdf.js legacy build, no fonts or eval needed for text). */
+/**
+ * pdf → one 'page' unit per page (pdf.js legacy build, no fonts or eval needed for text). A page
+ * without a text layer (a scan) is read by OCR from its images, when OCR is on: its unit is marked
+ * `ocr: true`.
+ */
 export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractResult> {
   // pdf.js may detach the buffer it is given; hand it a copy so the caller's bytes stay usable.
   const task = getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,
+    // Decoded images as plain pixels (not ImageBitmaps), for OCR.
+    isOffscreenCanvasSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
     verbosity: 0,
   });
   const c = new Collector(limits);
+  const budget = new OcrBudget(limits.timeLimitMs);
   try {
     const doc = await task.promise.catch((err: unknown) => {
       throw pdfError(err);
@@ -29,12 +40,23 @@ export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<
       c.check();
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      const text = (content.items as TextItemLike[])
+      let text = (content.items as TextItemLike[])
         .map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : ''))
         .join('')
         .trim();
+      let ocr = false;
+      if (text === '' && limits.ocrLanguages.length > 0) {
+        if (budget.allows()) {
+          const read = await budget.run(() => ocrPage(page, limits.ocrLanguages, budget));
+          // Given up at the time limit: stop tesseract, which would go on using the CPU.
+          if (read === undefined) await stopOcr();
+          text = read ?? '';
+          ocr = text !== '';
+        }
+        if (!ocr && budget.spent) c.truncated = true; // a long scan: its first pages only
+      }
       page.cleanup();
-      if (!c.add({ kind: 'page', label: `Page ${n}`, text })) break;
+      if (!c.add({ kind: 'page', label: `Page ${n}`, text, ...(ocr && { ocr }) })) break;
     }
   } catch (err) {
     throw err instanceof DocumentReadError ? err : pdfError(err);
@@ -42,6 +64,43 @@ export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<
     await task.destroy().catch(() => {});
   }
   return c.result();
+}
+
+/** The text of a page's images (a scanner's pdf holds one a page), in drawing order. */
+async function ocrPage(page: PDFPageProxy, languages: string[], budget: OcrBudget) {
+  const texts: string[] = [];
+  for (const image of await pageImages(page)) {
+    if (budget.spent) break; // given up meanwhile
+    const text = await recognize(image, languages);
+    if (text) texts.push(text);
+  }
+  return texts.join('\n\n');
+}
+
+/** Images too small to hold a line of text (icons, rules, bullets) are skipped. */
+const MIN_SIDE = 32;
+const MAX_IMAGES_A_PAGE = 8;
+
+async function pageImages(page: PDFPageProxy): Promise<GrayImage[]> {
+  const ops = await page.getOperatorList();
+  const images: GrayImage[] = [];
+  for (let i = 0; i < ops.fnArray.length && images.length < MAX_IMAGES_A_PAGE; i++) {
+    const fn = ops.fnArray[i];
+    const args = ops.argsArray[i] as unknown[];
+    let data: PdfImageData | undefined;
+    if (fn === OPS.paintImageXObject) data = await imageObject(page, args[0] as string);
+    else if (fn === OPS.paintInlineImageXObject) data = args[0] as PdfImageData;
+    if (!data?.data || data.width < MIN_SIDE || data.height < MIN_SIDE) continue;
+    const gray = toGray(data);
+    if (gray) images.push(gray);
+  }
+  return images;
+}
+
+/** A decoded image XObject: page-local, or shared by the document for ids starting with g_. */
+function imageObject(page: PDFPageProxy, id: string): Promise<PdfImageData | undefined> {
+  const objs = id.startsWith('g_') ? page.commonObjs : page.objs;
+  return new Promise((resolve) => objs.get(id, (data: unknown) => resolve(data as PdfImageData)));
 }
 
 function pdfError(err: unknown): DocumentReadError {

@@ -12,6 +12,8 @@ export interface TextUnit {
   text: string;
   /** Cell values, for sheets (xlsx) and the csv table. */
   rows?: string[][];
+  /** True when the text was read by OCR from the unit's images (a scanned pdf page). */
+  ocr?: boolean;
 }
 
 export interface ExtractResult {
@@ -25,7 +27,7 @@ export type ExtractInput =
   | { type: FileExtension; bytes: Uint8Array; stream?: never }
   | { type: FileExtension; stream: Readable; bytes?: never };
 
-/** Caps against hostile or huge documents; tests lower them. */
+/** Caps against hostile or huge documents (tests lower them), and which OCR to run. */
 export interface ReaderLimits {
   /** Most bytes read from an input stream. */
   maxInputBytes: number;
@@ -35,6 +37,8 @@ export interface ReaderLimits {
   maxRows: number;
   maxChars: number;
   timeLimitMs: number;
+  /** Languages OCR reads scanned pages in (tesseract codes); empty: no OCR. */
+  ocrLanguages: string[];
 }
 
 export const DEFAULT_LIMITS: ReaderLimits = {
@@ -44,6 +48,7 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxRows: 20_000,
   maxChars: 2_000_000,
   timeLimitMs: 20_000,
+  ocrLanguages: ['eng'],
 };
 
 /** A document we refuse to read; answers 400 with a message the user can act on. */

@@ -2,7 +2,10 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { PreviewResponse } from '@inkwell/contract';
 
-/** Text (txt, docx), slides (pptx) and tables (csv, xlsx) at the chosen font size. */
+/**
+ * Text (txt, docx), slides (pptx), tables (csv, xlsx) and a pdf's pages as text (`?format=text`,
+ * pages read by OCR say so) at the chosen font size.
+ */
 export function PreviewBody({ preview, zoom }: { preview: PreviewResponse; zoom: number }) {
   const note = preview.truncated && (
     <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
@@ -27,6 +30,22 @@ export function PreviewBody({ preview, zoom }: { preview: PreviewResponse; zoom:
               {s.label}
             </Box>
             <Box sx={{ whiteSpace: 'pre-wrap' }}>{s.text}</Box>
+          </Box>
+        ))}
+      </Box>
+    );
+  }
+  if (preview.kind === 'pages') {
+    return (
+      <Box sx={{ fontSize: zoom }}>
+        {note}
+        {preview.pages.map((p) => (
+          <Box component="section" key={p.label} sx={{ mb: 2 }}>
+            <Box component="h3" sx={{ fontSize: '1.1em', my: 0.5 }}>
+              {p.label}
+              {p.ocr && ' (read by OCR from the scanned image)'}
+            </Box>
+            <Box sx={{ whiteSpace: 'pre-wrap' }}>{p.text}</Box>
           </Box>
         ))}
       </Box>
