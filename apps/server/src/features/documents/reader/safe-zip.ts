@@ -11,6 +11,7 @@ interface ZipEntryInternals {
   };
 }
 
+const STORE = '\x00\x00';
 const DEFLATE = '\x08\x00';
 
 /**
@@ -51,11 +52,18 @@ export async function openSafeZip(
       return true;
     };
     const data = (entry as unknown as ZipEntryInternals)._data;
-    // Node's zlib inflates ~10× faster than JSZip's pure-JS inflate; use it when we can.
-    if (data?.compression?.magic === DEFLATE && data.compressedContent instanceof Uint8Array) {
-      await pump(Readable.from([data.compressedContent]).pipe(createInflateRaw()), onChunk);
+    const magic = data?.compression?.magic;
+    const content = data?.compressedContent;
+    if (!(content instanceof Uint8Array) || (magic !== STORE && magic !== DEFLATE)) {
+      // JSZip itself refuses other methods at load; this guards against its internals changing.
+      throw new DocumentReadError('the file is damaged (an entry we cannot unpack)');
+    }
+    if (magic === STORE) {
+      // A stored entry is its own bytes: nothing to inflate, so it is counted as it is.
+      if (!onChunk(content)) throw tooBig();
     } else {
-      await pump(entry.nodeStream('nodebuffer') as Readable, onChunk);
+      // Node's zlib inflates ~10× faster than JSZip's pure-JS inflate.
+      await pump(Readable.from([content]).pipe(createInflateRaw()), onChunk);
     }
     if (wanted) kept.set(entry.name, Buffer.concat(chunks));
   }

@@ -132,3 +132,30 @@ export function makeZipBomb(inflatedBytes: number, opts: { lie?: boolean } = {})
   eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, eocd]);
 }
+
+/**
+ * Re-packs a zip-based document with every entry in the given compression, plus a stored
+ * (uncompressed) thumbnail like the one Office writes into docProps.
+ */
+export async function repack(bytes: Uint8Array, compression: 'STORE' | 'DEFLATE'): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  const out = new JSZip();
+  for (const f of Object.values(zip.files)) {
+    if (!f.dir) out.file(f.name, await f.async('uint8array'), { compression });
+  }
+  out.file('docProps/thumbnail.jpeg', Buffer.alloc(4096, 0xab), { compression: 'STORE' });
+  return out.generateAsync({ type: 'nodebuffer' });
+}
+
+/** Rewrites the uncompressed size both zip headers declare for `name` (a lying zip). */
+export function declareSize(zip: Buffer, name: string, size: number): Buffer {
+  const out = Buffer.from(zip);
+  for (let i = 0; i + 46 <= out.length; i++) {
+    if (out.readUInt32LE(i) !== 0x02014b50) continue;
+    const nameLength = out.readUInt16LE(i + 28);
+    if (out.toString('utf8', i + 46, i + 46 + nameLength) !== name) continue;
+    out.writeUInt32LE(size, i + 24);
+    out.writeUInt32LE(size, out.readUInt32LE(i + 42) + 22);
+  }
+  return out;
+}
