@@ -1,5 +1,5 @@
 export { extractText } from './extract';
-export { decodeText } from './txt';
+export { decodeText } from './text-encoding';
 export {
   DEFAULT_LIMITS,
   DocumentReadError,

@@ -1,8 +1,7 @@
-import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { extractText } from './index';
-import { declareSize, makeDocx, makePptx, makeXlsx, repack } from './test-fixtures';
+import { declareSize, encodeLegacy, makeDocx, makePptx, makeXlsx, repack } from './test-fixtures';
 
 // Documents as people have them: the shapes that real Office files and text files take.
 describe('extractText on real-world shapes', () => {
@@ -29,5 +28,38 @@ describe('extractText on real-world shapes', () => {
         extractText({ type: 'docx', bytes: b }, { maxDecompressedBytes: 1024 * 1024 }),
       ).rejects.toThrow(/could not read this file: .*zip bomb/);
     }
+  });
+
+  const russian = 'Съешь же ещё этих мягких французских булок, да выпей чаю. Отчёт за 2024 год.';
+
+  it.each(['ibm866', 'windows-1251', 'koi8-r'])('decodes Russian text in %s', async (label) => {
+    const bytes = encodeLegacy(`${russian}\r\nВторая строка`, label);
+    const r = await extractText({ type: 'txt', bytes });
+    expect(r.text).toBe(`${russian}\nВторая строка`);
+  });
+
+  it('decodes short Russian words and keeps short Western text in windows-1252', async () => {
+    for (const label of ['ibm866', 'windows-1251']) {
+      const bytes = encodeLegacy('Привет, мир', label);
+      expect((await extractText({ type: 'txt', bytes })).text).toBe('Привет, мир');
+    }
+    for (const text of [
+      'Café crème brûlée à la française, déjà vu',
+      'Grüße',
+      'Œuvre — “quoted” ‘text’ … €5',
+    ]) {
+      const bytes = encodeLegacy(text, 'windows-1252');
+      expect((await extractText({ type: 'txt', bytes })).text).toBe(text);
+    }
+  });
+
+  it('decodes a windows-1251 csv', async () => {
+    const bytes = encodeLegacy('город,население\nМосква,13000000\nКиев,2900000\n', 'windows-1251');
+    const r = await extractText({ type: 'csv', bytes });
+    expect(r.units[0]?.rows).toEqual([
+      ['город', 'население'],
+      ['Москва', '13000000'],
+      ['Киев', '2900000'],
+    ]);
   });
 });
