@@ -10,8 +10,8 @@ export async function readDocx(bytes: Uint8Array, limits: ReaderLimits): Promise
   let raw: string;
   try {
     raw = (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value;
-  } catch (err) {
-    throw new DocumentReadError(`the file is damaged (${(err as Error).message})`);
+  } catch {
+    throw new DocumentReadError('the file is damaged or is not a Word document');
   }
   const c = new Collector(limits);
   const paragraphs = raw

@@ -62,4 +62,14 @@ describe('extractText on real-world shapes', () => {
       ['Киев', '2900000'],
     ]);
   });
+
+  it('answers a damaged docx with its own plain message, not the library’s', async () => {
+    const zip = await JSZip.loadAsync(await makeDocx(['x']));
+    zip.file('word/document.xml', '<w:document><w:body><w:p>');
+    const bytes = await zip.generateAsync({ type: 'nodebuffer' });
+    await expect(extractText({ type: 'docx', bytes })).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'could not read this file: the file is damaged or is not a Word document',
+    });
+  });
 });
