@@ -3,6 +3,7 @@ export { decodeText } from './text-encoding';
 export {
   DEFAULT_LIMITS,
   DocumentReadError,
+  READER_VERSION,
   type ExtractInput,
   type ExtractResult,
   type ReaderLimits,

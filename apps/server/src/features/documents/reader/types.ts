@@ -25,6 +25,12 @@ export type ExtractInput =
   | { type: FileExtension; bytes: Uint8Array; stream?: never }
   | { type: FileExtension; stream: Readable; bytes?: never };
 
+/**
+ * The reader's output version, stored with cached text: raise it when the same document would
+ * read differently (a fixed decoding, cells shown differently), so cached text is read again.
+ */
+export const READER_VERSION = 2;
+
 /** Caps against hostile or huge documents; tests lower them. */
 export interface ReaderLimits {
   /** Most bytes read from an input stream. */
