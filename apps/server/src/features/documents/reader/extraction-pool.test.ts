@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
-import { makeDocx, makeXlsx } from './test-fixtures';
+import { makePptx, makeXlsx } from './test-fixtures';
 import { DEFAULT_LIMITS } from './types';
 
 const text = (s: string) => Buffer.from(s, 'utf8');
@@ -46,11 +46,11 @@ describe('ExtractionPool (documents are parsed in worker threads)', () => {
   it('answers a document that needs more memory than allowed with a clear error, not a crash', async () => {
     const small = new ExtractionPool(1, 64);
     try {
-      // mammoth holds a docx as a tree several times its size: far more than a 64 MB heap.
-      const big = await makeDocx(
-        Array.from({ length: 30_000 }, (_, i) => `paragraph ${i} of a long document`),
-      );
-      await expect(small.read('docx', big, DEFAULT_LIMITS)).rejects.toThrow(
+      // The pptx reader holds a slide as a tree many times its XML: far more than a 64 MB heap.
+      const big = await makePptx([
+        Array.from({ length: 300_000 }, (_, i) => `line ${i} of one very long slide`),
+      ]);
+      await expect(small.read('pptx', big, DEFAULT_LIMITS)).rejects.toThrow(
         'could not read this file: it needs more memory than one document may use',
       );
       expect((await small.read('txt', text('still here'), DEFAULT_LIMITS)).text).toBe('still here');

@@ -69,7 +69,7 @@ describe('extractText on real-world shapes', () => {
     const bytes = await zip.generateAsync({ type: 'nodebuffer' });
     await expect(extractText({ type: 'docx', bytes })).rejects.toMatchObject({
       statusCode: 400,
-      message: 'could not read this file: the file is damaged or is not a Word document',
+      message: 'could not read this file: the file is damaged (a part of it is not valid XML)',
     });
   });
 });
