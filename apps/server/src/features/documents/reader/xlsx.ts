@@ -70,8 +70,11 @@ async function readWorkbook(zip: SafeZip): Promise<Workbook> {
   });
   if (!isWorkbook) throw new DocumentReadError('it is not an Excel workbook');
   const byKind = (kind: string) => [...rels.values()].find((r) => r.kind === kind)?.target;
-  book.strings = await readSharedStrings(zip.open(byKind('sharedStrings') ?? ''));
-  book.formats = await readFormats(zip.open(byKind('styles') ?? ''));
+  // Some writers leave these relationships out; the parts then sit at their usual names.
+  book.strings = await readSharedStrings(
+    zip.open(byKind('sharedStrings') ?? 'xl/sharedStrings.xml'),
+  );
+  book.formats = await readFormats(zip.open(byKind('styles') ?? 'xl/styles.xml'));
   return book;
 }
 

@@ -41,8 +41,11 @@ export async function parseXml(
 
 /** An attribute by local name, whatever its prefix (`r:id`, `id`). */
 export function attr(tag: Tag, local: string): string | undefined {
-  const direct = tag.attributes[local];
+  const attributes = tag.attributes;
+  const direct = attributes[local];
   if (direct) return direct.value;
-  for (const a of Object.values(tag.attributes)) if (a.local === local) return a.value;
+  // Called for every cell, often for an attribute that is absent: no array allocated per call.
+  for (const name in attributes)
+    if (attributes[name]!.local === local) return attributes[name]!.value;
   return undefined;
 }
