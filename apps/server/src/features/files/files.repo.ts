@@ -204,7 +204,7 @@ export const filesRepo = {
     db
       .insertInto('file_text_cache')
       .values({ file_id: fileId, content, created_at: nowIso() })
-      .onConflict((oc) => oc.column('file_id').doNothing())
+      .onConflict((oc) => oc.column('file_id').doUpdateSet({ content, created_at: nowIso() }))
       .execute(),
 };
 

@@ -10,7 +10,7 @@ import type { Db, Dialect } from '../../db/database';
 import { conflict, badRequest, notFound } from '../../lib/http-error';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
-import { extractText, type ExtractResult } from '../documents/reader';
+import { extractText, READER_VERSION, type ExtractResult } from '../documents/reader';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
@@ -85,12 +85,20 @@ export async function getFileText(
 ): Promise<ExtractResult> {
   const file = await findOwnedFile(deps, userId, fileId);
   const cached = await filesRepo.getCachedText(deps.db, file.id);
-  if (cached) return JSON.parse(cached) as ExtractResult;
+  if (cached) {
+    // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
+    const { reader, ...result } = JSON.parse(cached) as ExtractResult & { reader?: number };
+    if (reader === READER_VERSION) return result;
+  }
   const result = await extractText({
     type: file.type as FileExtension,
     stream: await openObject(deps, file),
   });
-  await filesRepo.putCachedText(deps.db, file.id, JSON.stringify(result));
+  await filesRepo.putCachedText(
+    deps.db,
+    file.id,
+    JSON.stringify({ ...result, reader: READER_VERSION }),
+  );
   return result;
 }
 

@@ -5,7 +5,14 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import { makeDocx, makePdf, makePptx, makeXlsx } from '../documents/reader/test-fixtures';
+import {
+  encodeLegacy,
+  makeDocx,
+  makePdf,
+  makePptx,
+  makeXlsx,
+} from '../documents/reader/test-fixtures';
+import { filesRepo } from './files.repo';
 import { getFileText, type FilesDeps } from './files.service';
 import { upload, uploadOk } from './test-helpers';
 
@@ -157,6 +164,18 @@ describe.each(testDialects())('personal files over HTTP (%s)', (dialect) => {
       expect(await getFileText(deps, userId, id)).toEqual(text);
     },
   );
+
+  it('previews a cp866 text as written, even over text an older reader cached', async () => {
+    const text = 'Отчёт за квартал: выручка выросла';
+    const res = await upload(server, token, 'отчёт.txt', encodeLegacy(text, 'ibm866'));
+    const { id } = ((await res.json()) as { file: { id: number } }).file;
+    // What the reader before READER_VERSION cached: cp866 decoded as windows-1252.
+    const garbled = { text: '\u008e\u0092\u0087\u00a5\u00e2', units: [], truncated: false };
+    await filesRepo.putCachedText(server.app.db, id, JSON.stringify(garbled));
+    const preview = await server.request(`/api/preview_file/${id}`, { token });
+    expect(await preview.json()).toMatchObject({ kind: 'text', type: 'txt', text });
+    expect((await getFileText(deps, userId, id)).text).toBe(text);
+  });
 
   it('suffixes names already in the folder', async () => {
     const names = [];

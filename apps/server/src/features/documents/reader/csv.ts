@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
 import { Collector } from './collector';
-import { decodeText } from './txt';
+import { decodeText } from './text-encoding';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
 /** csv → one table unit (kind 'sheet') whose rows are the records; text is the rows tab-joined. */

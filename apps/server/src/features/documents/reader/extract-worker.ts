@@ -16,10 +16,11 @@ parentPort!.on('message', (job: ExtractJob) => {
     (result) => parentPort!.postMessage({ result }),
     (err: unknown) =>
       parentPort!.postMessage({
+        // A library's own error (often its internal state as JSON) means nothing to the user.
         error:
           err instanceof DocumentReadError
             ? err.reason
-            : ((err as Error | undefined)?.message ?? 'unknown error'),
+            : 'the file is damaged or is not what its name says',
       }),
   );
 });

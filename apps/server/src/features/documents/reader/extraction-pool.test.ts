@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
-import { makeXlsx } from './test-fixtures';
+import { makePptx, makeXlsx } from './test-fixtures';
 import { DEFAULT_LIMITS } from './types';
 
 const text = (s: string) => Buffer.from(s, 'utf8');
@@ -20,7 +20,7 @@ describe('ExtractionPool (documents are parsed in worker threads)', () => {
   it('stops a parse at the time limit by ending its worker, then reads the next document', async () => {
     await pool.read('txt', text('warm'), DEFAULT_LIMITS); // the worker is up: the limit times the parse
     const started = pool.started;
-    const big = await makeXlsx({ S: Array.from({ length: 20_000 }, (_, i) => [i, 'row', i * 2]) });
+    const big = await makeXlsx({ S: Array.from({ length: 10_000 }, (_, i) => [i, 'row', i * 2]) });
     await expect(pool.read('xlsx', big, { ...DEFAULT_LIMITS, timeLimitMs: 50 })).rejects.toThrow(
       'could not read this file: it took too long to read',
     );
@@ -46,10 +46,11 @@ describe('ExtractionPool (documents are parsed in worker threads)', () => {
   it('answers a document that needs more memory than allowed with a clear error, not a crash', async () => {
     const small = new ExtractionPool(1, 64);
     try {
-      const big = await makeXlsx({
-        S: Array.from({ length: 35_000 }, (_, i) => [i, `row ${i} of a large sheet`, i * 2, 'x']),
-      });
-      await expect(small.read('xlsx', big, DEFAULT_LIMITS)).rejects.toThrow(
+      // The pptx reader holds a slide as a tree many times its XML: far more than a 64 MB heap.
+      const big = await makePptx([
+        Array.from({ length: 300_000 }, (_, i) => `line ${i} of one very long slide`),
+      ]);
+      await expect(small.read('pptx', big, DEFAULT_LIMITS)).rejects.toThrow(
         'could not read this file: it needs more memory than one document may use',
       );
       expect((await small.read('txt', text('still here'), DEFAULT_LIMITS)).text).toBe('still here');

@@ -10,8 +10,8 @@ import { DocumentReadError, type ExtractResult, type ReaderLimits } from './type
 const WORKERS = 2;
 /**
  * The heap one worker may grow to: a quarter of the machine's memory (so both workers together
- * stay within half of it), at most 4 GB. A 10 MB docx needs about 650 MB in mammoth; a document
- * that needs more than this gets a clear error instead of the server's memory. Not lower: with
+ * stay within half of it), at most 4 GB. pdf and pptx are still parsed whole; a document that
+ * needs more than this gets a clear error instead of the server's memory. Not lower: with
  * 1.5 GB, V8 collected so often that the 10 MB docx took 6.5 s instead of 5.1 s.
  */
 const WORKER_HEAP_MB = Math.max(512, Math.min(4096, Math.floor(totalmem() / 2 ** 20 / 4)));

@@ -1,9 +1,10 @@
 export { configureReader, extractText } from './extract';
 export { traineddataFile } from './ocr-data';
-export { decodeText } from './txt';
+export { decodeText } from './text-encoding';
 export {
   DEFAULT_LIMITS,
   DocumentReadError,
+  READER_VERSION,
   type ExtractInput,
   type ExtractResult,
   type ReaderLimits,

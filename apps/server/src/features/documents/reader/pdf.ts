@@ -107,7 +107,5 @@ function pdfError(err: unknown): DocumentReadError {
   const name = (err as { name?: string })?.name;
   if (name === 'PasswordException') return new DocumentReadError('it is password-protected');
   if (name === 'InvalidPDFException') return new DocumentReadError('it is not a valid PDF');
-  return new DocumentReadError(
-    `the PDF is damaged (${(err as Error)?.message ?? 'unknown error'})`,
-  );
+  return new DocumentReadError('the PDF is damaged');
 }

@@ -27,6 +27,13 @@ export type ExtractInput =
   | { type: FileExtension; bytes: Uint8Array; stream?: never }
   | { type: FileExtension; stream: Readable; bytes?: never };
 
+/**
+ * The reader's output version, stored with cached text: raise it when the same document would
+ * read differently (a fixed decoding, cells shown differently, scanned pages read by OCR), so
+ * cached text is read again.
+ */
+export const READER_VERSION = 3;
+
 /** Caps against hostile or huge documents (tests lower them), and which OCR to run. */
 export interface ReaderLimits {
   /** Most bytes read from an input stream. */
