@@ -24,6 +24,7 @@ import webPlugin from './plugins/web';
 import { contentSecurityPolicy } from './lib/csp';
 import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
+import { closeSharedBrowsers } from './features/analysis/shared-browser';
 
 export interface BuildAppOptions {
   /** PostgreSQL schema to isolate in (tests). */
@@ -123,6 +124,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(jobsPlugin, { pgSchema: opts.pgSchema });
 
   await registerFeatures(app);
+  // Page analysis keeps one warm Chromium for the whole process (launched on first use).
+  app.addHook('onClose', () => closeSharedBrowsers());
 
   await app.register(webPlugin, { distDir: opts.webDistDir });
   return app;
