@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../lib/http-error';
 import { analyseAccessibility } from './analysis.service';
-import { runAxeInChromium, type ChromiumOptions } from './axe-chromium';
+import { analysisBrowser, runAxeInChromium, type ChromiumOptions } from './axe-chromium';
 import { findChromium } from './find-chromium';
 import type { FetchedResource } from './safe-fetch';
-import { closeSharedBrowsers, sharedBrowser } from './shared-browser';
+import { closeSharedBrowsers } from './shared-browser';
 import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
 import { noModel } from './test-fixtures/no-model';
 
@@ -31,7 +31,7 @@ const noAssets: ChromiumOptions['fetchAsset'] = async () => null;
 
 describe.skipIf(!chromiumPath)('accessibility analysis in headless Chromium', () => {
   let server: FixtureServer;
-  const browser = () => sharedBrowser(chromiumPath!);
+  const browser = () => analysisBrowser(chromiumPath!);
   beforeAll(async () => {
     server = await startFixtureServer();
   });
@@ -101,9 +101,9 @@ describe.skipIf(!chromiumPath)('accessibility analysis in headless Chromium', ()
 
     // The browser goes away under a running analysis, as a crash would take it.
     await expect(
-      browser().withContext({ timeoutMs: 20_000 }, async (context) => {
-        await context.browser()!.close();
-        await context.newPage();
+      browser().withPage({ timeoutMs: 20_000 }, async (tab) => {
+        await tab.context().browser()!.close();
+        await tab.goto('about:blank');
       }),
     ).rejects.toThrow();
     const run = await runAxeInChromium(page('<main><h1>Three</h1><img src="x.png"></main>'), {
@@ -152,8 +152,7 @@ describe.skipIf(!chromiumPath)('accessibility analysis in headless Chromium', ()
     // A navigation the browser refuses (the page was fetched from another address).
     const refused = { ...page('<main></main>'), url: 'http://127.0.0.1:9/a' };
     await expect(
-      browser().withContext({ timeoutMs: 20_000 }, async (context) => {
-        const tab = await context.newPage();
+      browser().withPage({ timeoutMs: 20_000 }, async (tab) => {
         await tab.goto(refused.url); // nothing is routed and nobody listens: the load fails
       }),
     ).rejects.toThrow();

@@ -3,7 +3,17 @@ import type { AxeRawResult } from './accessibility-score';
 import type { AxeRun } from './axe-jsdom';
 import { axeRunOptions, LIGHTHOUSE_A11Y_RULES } from './lighthouse-rules';
 import type { FetchedResource } from './safe-fetch';
-import { sharedBrowser } from './shared-browser';
+import { sharedBrowser, type SharedBrowser } from './shared-browser';
+
+/**
+ * The warm browser of page analysis. axe is its init script: in every document before the audit,
+ * without sending its 1.5 MB over the wire each time. JavaScript stays on because axe runs as page
+ * script; the page's own scripts are stopped by `script-src 'none'`, which a page can tighten but
+ * never loosen, while init scripts and Playwright's evaluation are not subject to CSP.
+ */
+export function analysisBrowser(executablePath: string): SharedBrowser {
+  return sharedBrowser(executablePath, axe.source);
+}
 
 const PAGE_CSP = "script-src 'none'; object-src 'none'; worker-src 'none'; frame-src 'none'";
 const ASSET_TYPES = new Set(['stylesheet', 'image', 'font']);
@@ -26,7 +36,7 @@ interface AxeOutput {
 
 /**
  * axe-core in headless Chromium, which enables the rendering rules (contrast, target size, link
- * distinction). The process's warm browser (shared-browser) lends a fresh context that loads only
+ * distinction). The process's warm browser (shared-browser) lends a fresh page that loads only
  * what we hand it: the document we already fetched, and the stylesheets, images and fonts that
  * `fetchAsset` (our vetted fetcher) returns; every other request is aborted, page scripts are
  * blocked by a CSP on the document, and the host resolver maps every name to nothing (see
@@ -34,12 +44,12 @@ interface AxeOutput {
  */
 export function runAxeInChromium(page: FetchedResource, opts: ChromiumOptions): Promise<AxeRun> {
   const timeoutMs = opts.timeoutMs ?? 20_000;
-  return sharedBrowser(opts.executablePath).withContext(
+  return analysisBrowser(opts.executablePath).withPage(
     { timeoutMs, signal: opts.signal },
-    async (context) => {
-      context.setDefaultTimeout(timeoutMs);
+    async (tab) => {
+      tab.setDefaultTimeout(timeoutMs);
       let assets = 0;
-      await context.route('**/*', async (route) => {
+      await tab.route('**/*', async (route) => {
         const req = route.request();
         if (req.isNavigationRequest() && req.url() === page.url) {
           return route.fulfill({
@@ -53,12 +63,8 @@ export function runAxeInChromium(page: FetchedResource, opts: ChromiumOptions): 
         const asset = await opts.fetchAsset(req.url()).catch(() => null);
         return asset ? route.fulfill(asset) : route.abort();
       });
-      const tab = await context.newPage();
       await tab.goto(page.url, { waitUntil: 'load' });
-      // JavaScript stays on because axe runs as page script; the page's own scripts are stopped by
-      // `script-src 'none'`, which a page can tighten but never loosen, while Playwright's
-      // evaluation is not subject to CSP. axe runs as Lighthouse's gatherer runs it: one axe.run.
-      await tab.evaluate(axe.source);
+      // axe runs as Lighthouse's gatherer runs it: one axe.run.
       const result = await tab.evaluate(
         (options) =>
           (window as unknown as { axe: typeof axe }).axe.run(
