@@ -12,8 +12,11 @@ import { sharedBrowser, type SharedBrowser } from './shared-browser';
  * never loosen, while init scripts and Playwright's evaluation are not subject to CSP.
  */
 export function analysisBrowser(executablePath: string): SharedBrowser {
-  return sharedBrowser(executablePath, axe.source);
+  return sharedBrowser(executablePath, AXE_INIT_SCRIPT);
 }
+
+// Not in the blank document every new page starts with: that would double the cost of a page.
+const AXE_INIT_SCRIPT = `if (location.protocol !== 'about:') {\n${axe.source}\n}`;
 
 const PAGE_CSP = "script-src 'none'; object-src 'none'; worker-src 'none'; frame-src 'none'";
 const ASSET_TYPES = new Set(['stylesheet', 'image', 'font']);
