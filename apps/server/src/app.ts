@@ -25,6 +25,7 @@ import webPlugin from './plugins/web';
 import { contentSecurityPolicy } from './lib/csp';
 import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
+import { closeSharedBrowsers } from './features/analysis/shared-browser';
 
 export interface BuildAppOptions {
   /** PostgreSQL schema to isolate in (tests). */
@@ -126,6 +127,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   // The document reader is shared by the process (its worker threads), so is its OCR setting.
   configureReader({ ocrLanguages: config.OCR === 'off' ? [] : config.OCR_LANGUAGES });
   await registerFeatures(app);
+  // Page analysis keeps one warm Chromium for the whole process (launched on first use).
+  app.addHook('onClose', () => closeSharedBrowsers());
 
   await app.register(webPlugin, { distDir: opts.webDistDir });
   return app;

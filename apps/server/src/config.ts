@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
+import { findChromium } from './features/analysis/find-chromium';
 import { traineddataFile } from './features/documents/reader/ocr-data';
 import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
 
@@ -176,7 +177,13 @@ const envSchema = z.object({
     ),
   // Page analysis
   FETCH_ALLOW_HOSTS: commaList,
+  /**
+   * The Chromium that renders analysed pages. Unset, the usual install paths are tried at start-up
+   * (see find-chromium); after loading it holds the browser found, or nothing (jsdom mode).
+   */
   CHROMIUM_PATH: optionalString,
+  /** `auto`: render in Chromium when one is found; `off`: always jsdom (no layout rules). */
+  ANALYSIS_BROWSER: z.enum(['auto', 'off']).default('auto'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -234,7 +241,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
   const dataDir = path.resolve(cfg.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  return { ...cfg, dataDir };
+  return {
+    ...cfg,
+    CHROMIUM_PATH: findChromium(cfg.CHROMIUM_PATH, cfg.ANALYSIS_BROWSER),
+    dataDir,
+  };
 }
 
 /** A secret generated on first start and kept in DATA_DIR, so tokens survive restarts. */

@@ -55,6 +55,8 @@ export async function startTestServer(
     JWT_SECRET: sharing?.app.config.JWT_SECRET ?? randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     MODEL_DOWNLOAD: 'off',
+    // jsdom unless a test asks for the browser: Chromium launches cost seconds on a shared machine.
+    ANALYSIS_BROWSER: 'off',
     ...(dialect === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
     ...opts.env,
   });

@@ -25,6 +25,10 @@ export const accessibilityViolationSchema = z.object({
 });
 export type AccessibilityViolation = z.infer<typeof accessibilityViolationSchema>;
 
+/** Where axe ran: headless Chromium (every rule) or jsdom (no layout: see not_checked). */
+export const analysisModeSchema = z.enum(['chromium', 'jsdom']);
+export type AnalysisMode = z.infer<typeof analysisModeSchema>;
+
 export const accessibilityAnalysisSchema = z.object({
   url: z.string(),
   /** 0–100, weighted like Lighthouse's accessibility score. */
@@ -36,6 +40,8 @@ export const accessibilityAnalysisSchema = z.object({
   incomplete: z.number().int(),
   /** Rules that need a rendering engine and were not run (jsdom mode): never counted as passed. */
   not_checked: z.array(z.string()).optional(),
+  /** Which engine ran the rules. */
+  mode: analysisModeSchema.optional(),
   ai_insights: z.string(),
 });
 export type AccessibilityAnalysis = z.infer<typeof accessibilityAnalysisSchema>;

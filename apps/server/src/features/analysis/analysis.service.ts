@@ -1,4 +1,4 @@
-import type { AccessibilityAnalysis, SeoAnalysis } from '@inkwell/contract';
+import type { AccessibilityAnalysis, AnalysisMode, SeoAnalysis } from '@inkwell/contract';
 import { HttpError } from '../../lib/http-error';
 import type { LanguageModel } from '../ai/language-model';
 import type { WorkProgress } from '../ai/work-progress';
@@ -8,6 +8,7 @@ import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
 import { findingsPrompt, writeInsights } from './insights';
 import { parsePage } from './page-document';
 import { safeFetch, type FetchedResource } from './safe-fetch';
+import { BrowserUnavailable } from './shared-browser';
 import { extraSeoAudits, weightedScore } from './seo-extra-audits';
 import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audits';
 
@@ -16,7 +17,10 @@ export interface AnalysisDeps {
   ai: LanguageModel;
   /** FETCH_ALLOW_HOSTS. */
   allowHosts: readonly string[];
-  /** CHROMIUM_PATH: run axe in headless Chromium instead of jsdom. */
+  /**
+   * The Chromium found at start-up (CHROMIUM_PATH or a usual install path, unless
+   * ANALYSIS_BROWSER=off): run axe there instead of jsdom.
+   */
   chromiumPath?: string;
   signal?: AbortSignal;
   /** The job's progress: which stage the analysis is in (fetching, auditing, writing insights). */
@@ -48,7 +52,7 @@ export async function analyseAccessibility(
 ): Promise<AccessibilityAnalysis> {
   const page = await fetchPage(deps, url);
   deps.progress?.stage('auditing');
-  const run = deps.chromiumPath ? await chromiumRun(deps, page) : await jsdomRun(page);
+  const run = await axeRun(deps, page);
   const outcomes: AxeRuleOutcome[] = [
     ...run.violations.map((v) => ({ id: v.id, outcome: 'violation' as const })),
     // A rule with both passing and failing elements is a failure: violations come first.
@@ -78,9 +82,25 @@ export async function analyseAccessibility(
     violations,
     passes: run.passes.length,
     incomplete: run.incomplete.length,
+    mode: run.mode,
     ...(run.notChecked.length ? { not_checked: run.notChecked } : {}),
     ai_insights,
   };
+}
+
+/** Chromium when there is one; jsdom without, or when the browser cannot be started. */
+async function axeRun(
+  deps: AnalysisDeps,
+  page: FetchedResource,
+): Promise<AxeRun & { mode: AnalysisMode }> {
+  if (deps.chromiumPath) {
+    try {
+      return { ...(await chromiumRun(deps, page)), mode: 'chromium' };
+    } catch (err) {
+      if (!(err instanceof BrowserUnavailable)) throw err;
+    }
+  }
+  return { ...(await jsdomRun(page)), mode: 'jsdom' };
 }
 
 async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
@@ -95,6 +115,7 @@ async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
 function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun> {
   return runAxeInChromium(page, {
     executablePath: deps.chromiumPath!,
+    signal: deps.signal,
     // Sub-resources go through the same vetting as the page itself.
     fetchAsset: async (assetUrl) => {
       const res = await safeFetch(assetUrl, {

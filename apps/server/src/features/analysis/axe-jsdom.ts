@@ -1,32 +1,24 @@
 import axe from 'axe-core';
 import type { JSDOM } from 'jsdom';
 import type { AxeRawResult } from './accessibility-score';
+import { axeRunOptions, LIGHTHOUSE_A11Y_RULES, RULES_NEEDING_LAYOUT } from './lighthouse-rules';
 
 /**
- * axe-core inside the page's jsdom window. jsdom has no layout and no canvas, so the rules that
- * measure rendering (colours, sizes, positions, landmark coverage of painted content) cannot give
- * a verdict there: they are not run, and are reported as "not checked without a browser" rather
- * than silently counted as passed.
+ * axe-core inside the page's jsdom window, with Lighthouse's rule set. jsdom has no layout and no
+ * canvas, so the rules that measure rendering cannot give a verdict there: they are not run, and
+ * are reported as "not checked without a browser" rather than silently counted as passed.
  */
-const NEEDS_RENDERING =
-  /^(color-contrast|color-contrast-enhanced|link-in-text-block|target-size|region|landmark-.*)$/;
+export const RULES_NOT_CHECKED_IN_JSDOM: string[] = [...RULES_NEEDING_LAYOUT].sort();
 
-export const RULES_NOT_CHECKED_IN_JSDOM: string[] = axe
-  .getRules()
-  .map((r) => r.ruleId)
-  .filter((id) => NEEDS_RENDERING.test(id))
-  .sort();
+const JSDOM_RULES = LIGHTHOUSE_A11Y_RULES.filter((id) => !RULES_NEEDING_LAYOUT.includes(id));
 
 /**
- * Rules axe leaves off by default that Lighthouse's accessibility category turns on (its
- * gatherer's config); on here too, so whatever Lighthouse fails, we check. target-size needs
- * layout: Chromium only.
+ * axe applies skip-link only to links painted off-screen (the usual "Skip to content" that shows
+ * on focus), which takes layout; without it every same-page link ahead of the page's first real
+ * link is taken for a skip link, and its target must exist. Runs in the page's realm.
  */
-export const LIGHTHOUSE_EXTRA_RULES = [
-  'identical-links-same-purpose',
-  'table-fake-caption',
-  'td-has-header',
-];
+const SKIP_LINKS_WITHOUT_LAYOUT = `axe.configure({ rules: [{ id: 'skip-link',
+  matches: function (node) { return axe.commons.dom.isSkipLink(node); } }] });`;
 
 export interface AxeRun {
   violations: AxeRawResult[];
@@ -42,17 +34,11 @@ interface AxeWindow {
 export async function runAxeInJsdom(dom: JSDOM): Promise<AxeRun> {
   const window = dom.window as unknown as Window & AxeWindow;
   withoutLayout(window);
+  withoutFonts(window);
   // Evaluated in the page's realm (never the page's own scripts: runScripts is 'outside-only').
   dom.window.eval(axe.source);
-  const rules = Object.fromEntries([
-    ...RULES_NOT_CHECKED_IN_JSDOM.map((id) => [id, { enabled: false }]),
-    ...LIGHTHOUSE_EXTRA_RULES.map((id) => [id, { enabled: true }]),
-  ]);
-  const result = await window.axe.run(window.document, {
-    rules,
-    // Node lists only for violations: passes are counted by rule, which keeps large pages fast.
-    resultTypes: ['violations'],
-  });
+  dom.window.eval(SKIP_LINKS_WITHOUT_LAYOUT);
+  const result = await window.axe.run(window.document, axeRunOptions(JSDOM_RULES));
   return {
     violations: result.violations as AxeRawResult[],
     passes: result.passes.map((r) => r.id),
@@ -86,4 +72,27 @@ function withoutLayout(window: Window) {
     bottom: 0,
     left: 0,
   });
+}
+
+/**
+ * jsdom has no canvas, which axe uses to tell icon-font ligatures ("close" drawn as ×) from words
+ * when it compares a control's visible text with its name (label-content-name-mismatch): without
+ * it the rule errors and is never decided. Without fonts there are no ligatures: a canvas stand-in
+ * that draws every character alike and as wide makes axe read text as text.
+ */
+function withoutFonts(window: Window) {
+  const canvas = (window as unknown as { HTMLCanvasElement: typeof HTMLCanvasElement })
+    .HTMLCanvasElement.prototype as unknown as Record<string, unknown>;
+  canvas.getContext = function getContext(this: { width: number; height: number }) {
+    return {
+      canvas: this,
+      font: '',
+      measureText: (text: string) => ({ width: 30 * [...text].length }),
+      fillText: () => undefined,
+      clearRect: () => undefined,
+      getImageData: (_x: number, _y: number, w: number, h: number) => ({
+        data: new Uint8ClampedArray(Math.max(1, Math.ceil(w) * Math.ceil(h)) * 4).fill(255),
+      }),
+    };
+  };
 }

@@ -12,6 +12,12 @@ export function AccessibilityResult({ analysis }: { analysis: AccessibilityAnaly
       <Typography variant="subtitle2" component="p">
         {`Accessibility score ${analysis.score}/100 · ${analysis.violations.length} violations · ${analysis.passes} rules passed · ${analysis.incomplete} need review`}
       </Typography>
+      {analysis.not_checked?.length ? (
+        // jsdom mode: say what was left out rather than let the score look complete.
+        <Typography variant="body2" component="p" color="text.secondary">
+          {`Checked without a browser: ${analysis.not_checked.map((id) => id.replace(/-/g, ' ')).join(', ')} not checked`}
+        </Typography>
+      ) : null}
       {IMPACTS.map((impact) => {
         const group = analysis.violations.filter((v) => v.impact === impact);
         if (group.length === 0) return null;

@@ -1,0 +1,32 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AccessibilityAnalysis } from '@inkwell/contract';
+import { AccessibilityResult } from './AccessibilityResult';
+
+const analysis = (extra: Partial<AccessibilityAnalysis>): AccessibilityAnalysis => ({
+  url: 'https://site.example/',
+  score: 90,
+  violations: [],
+  passes: 30,
+  incomplete: 0,
+  ai_insights: '',
+  ...extra,
+});
+
+describe('AccessibilityResult', () => {
+  it('says which rules a check without a browser left out', () => {
+    render(
+      <AccessibilityResult
+        analysis={analysis({ mode: 'jsdom', not_checked: ['color-contrast', 'target-size'] })}
+      />,
+    );
+    expect(
+      screen.getByText('Checked without a browser: color contrast, target size not checked'),
+    ).toBeInTheDocument();
+  });
+
+  it('says nothing of the kind when every rule ran in the browser', () => {
+    render(<AccessibilityResult analysis={analysis({ mode: 'chromium' })} />);
+    expect(screen.queryByText(/Checked without a browser/)).toBeNull();
+  });
+});
