@@ -19,3 +19,15 @@ export const filePreviewQuery = (id: number) =>
     queryFn: () => getFilePreview(id),
     staleTime: 60_000,
   });
+
+/** GET /api/preview_file/:id?format=text: a pdf's text page by page, pages read by OCR marked. */
+export async function getPdfText(id: number): Promise<PreviewResponse> {
+  return previewResponseSchema.parse(await apiRequest(`preview_file/${id}?format=text`));
+}
+
+export const pdfTextQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['files', id, 'preview', 'text'],
+    queryFn: () => getPdfText(id),
+    staleTime: 60_000,
+  });

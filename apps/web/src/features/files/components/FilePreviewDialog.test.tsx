@@ -53,3 +53,38 @@ describe('file preview errors', () => {
     expect(alert).toHaveTextContent(/^Rate limit exceeded\. Please wait before retrying\.$/);
   });
 });
+
+describe('a pdf shown as its text', () => {
+  it('asks for ?format=text and marks the pages read by OCR', async () => {
+    const scan: FileItem = { id: 10, file_name: 'scan.pdf', type: 'pdf', size: 10, created_at: '' };
+    let calls = 0;
+    const { dialog, fetchMock } = open(
+      () =>
+        // First the pdf itself, then its text (the mock sees the path without the query).
+        ++calls === 1
+          ? new Response(new Uint8Array([37, 80, 68, 70]), {
+              headers: { 'Content-Type': 'application/pdf' },
+            })
+          : json(200, {
+              kind: 'pages',
+              type: 'pdf',
+              text: 'Typed words\n\nScanned words',
+              pages: [
+                { label: 'Page 1', text: 'Typed words', ocr: false },
+                { label: 'Page 2', text: 'Scanned words', ocr: true },
+              ],
+              truncated: false,
+            }),
+      scan,
+    );
+    const show = await dialog.findByRole('button', { name: 'Show text' });
+    show.click();
+    expect(
+      await dialog.findByText('Page 2 (read by OCR from the scanned image)'),
+    ).toBeInTheDocument();
+    expect(dialog.getByText('Page 1')).toBeInTheDocument();
+    expect(dialog.getByText('Scanned words')).toBeInTheDocument();
+    expect(show).toHaveAttribute('aria-pressed', 'true');
+    expect(callsTo(fetchMock, 'preview_file/10?format=text')).toHaveLength(1);
+  });
+});

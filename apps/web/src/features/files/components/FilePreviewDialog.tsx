@@ -12,7 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ALLOWED_EXTENSIONS, PREVIEW_ZOOM, type FileItem } from '@inkwell/contract';
 import { ApiError } from '../../../lib/api-client';
 import { API_MESSAGES } from '../../../lib/api-messages';
-import { filePreviewQuery } from '../api/get-file-preview';
+import { filePreviewQuery, pdfTextQuery } from '../api/get-file-preview';
 import { PreviewBody } from './PreviewBody';
 
 const PdfPreview = lazy(() => import('./PdfPreview').then((m) => ({ default: m.PdfPreview })));
@@ -42,6 +42,11 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
   const [zoom, setZoom] = useState<number>(PREVIEW_ZOOM.default);
   const previewable = isPreviewable(file.type);
   const preview = useQuery({ ...filePreviewQuery(file.id), enabled: previewable });
+  // A pdf can also be shown as its text, page by page: what the AI actions read, and which
+  // scanned pages were read by OCR.
+  const [asText, setAsText] = useState(false);
+  const isPdf = previewable && preview.data?.kind === 'pdf';
+  const pdfText = useQuery({ ...pdfTextQuery(file.id), enabled: isPdf && asText });
   const spinner = (
     <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
       <CircularProgress aria-label="Loading preview" />
@@ -62,6 +67,15 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
         )}
       </Box>
     );
+  } else if (preview.data.kind === 'pdf' && asText) {
+    if (pdfText.isPending) body = spinner;
+    else if (pdfText.isError)
+      body = (
+        <Typography role="alert" color="error">
+          {previewFailure(pdfText.error).message}
+        </Typography>
+      );
+    else body = <PreviewBody preview={pdfText.data} zoom={zoom} />;
   } else if (preview.data.kind === 'pdf') {
     body = (
       <Suspense fallback={spinner}>
@@ -94,13 +108,18 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
         sx={{ minHeight: 200 }}
         // The pdf's pages scroll here (the other previews scroll inside PreviewBody, which is
         // focusable itself): keyboard users reach and scroll them through this region.
-        {...(previewable && preview.data?.kind === 'pdf'
+        {...(isPdf && !asText
           ? { tabIndex: 0, role: 'region', 'aria-label': `Preview of ${file.file_name}` }
           : {})}
       >
         {body}
       </DialogContent>
       <DialogActions>
+        {isPdf && (
+          <Button onClick={() => setAsText((t) => !t)} aria-pressed={asText}>
+            Show text
+          </Button>
+        )}
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </Dialog>
