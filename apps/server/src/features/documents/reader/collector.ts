@@ -14,6 +14,11 @@ export class Collector {
     this.deadline = Date.now() + limits.timeLimitMs;
   }
 
+  /** What is left of the reader's time limit. */
+  timeLeftMs(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+
   check(): void {
     if (Date.now() > this.deadline) throw new DocumentReadError('it took too long to read');
   }

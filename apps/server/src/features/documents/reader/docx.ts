@@ -1,4 +1,5 @@
 import { Collector } from './collector';
+import { readMediaByOcr } from './office-images';
 import { mainPart } from './ooxml-rels';
 import { openSafeZip } from './safe-zip';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
@@ -88,5 +89,6 @@ export async function readDocx(bytes: Uint8Array, limits: ReaderLimits): Promise
     () => done,
   );
   if (!isDocument) throw new DocumentReadError('it is not a Word document');
+  await readMediaByOcr(zip, 'word/media/', c, 'paragraph');
   return c.result();
 }

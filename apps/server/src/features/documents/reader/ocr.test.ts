@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
-import { makeScannedPdf } from './scan-fixtures';
+import JSZip from 'jszip';
+import { encodeGrayPng } from './gray-image';
+import { drawText, makeScannedPdf } from './scan-fixtures';
+import { makeDocx, makePptx } from './test-fixtures';
 import { tessdataDir } from './ocr';
 import { DEFAULT_LIMITS } from './types';
 
@@ -44,6 +47,33 @@ describe('OCR of scanned pdf pages (tesseract.js in the extraction worker)', () 
     // The worker is kept and reads the next document with OCR again.
     const next = await pool.read('pdf', await makeScannedPdf([['COLD STORAGE']]), DEFAULT_LIMITS);
     expect(next.text).toMatch(/COLD\s+STORAGE/);
+  });
+
+  /** An Office document with a picture of text in its media folder. */
+  const withPicture = async (doc: Buffer, folder: string, lines: string[]) => {
+    const zip = await JSZip.loadAsync(doc);
+    zip.file(`${folder}image1.png`, encodeGrayPng(drawText(lines)));
+    return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+  };
+
+  it('reads the pictures of a docx or pptx that has no text, marking them as read by OCR', async () => {
+    const docx = await withPicture(await makeDocx([]), 'word/media/', ['HELLO WORLD']);
+    const fromDocx = await pool.read('docx', docx, DEFAULT_LIMITS);
+    expect(fromDocx.units).toHaveLength(1);
+    expect(fromDocx.units[0]).toMatchObject({ kind: 'paragraph', label: 'Image 1', ocr: true });
+    expect(fromDocx.text).toMatch(/HELLO\s+WORLD/);
+
+    const pptx = await withPicture(await makePptx([[]]), 'ppt/media/', ['COLD STORAGE']);
+    const fromPptx = await pool.read('pptx', pptx, DEFAULT_LIMITS);
+    expect(fromPptx.units[0]).toMatchObject({ kind: 'slide', label: 'Image 1', ocr: true });
+    expect(fromPptx.text).toMatch(/COLD\s+STORAGE/);
+  });
+
+  it('leaves the pictures of a docx with text alone', async () => {
+    const docx = await withPicture(await makeDocx(['Typed words']), 'word/media/', ['HELLO WORLD']);
+    const r = await pool.read('docx', docx, DEFAULT_LIMITS);
+    expect(r.text).toBe('Typed words');
+    expect(r.units.some((u) => u.ocr)).toBe(false);
   });
 
   it('leaves scanned pages unread when OCR is off', async () => {

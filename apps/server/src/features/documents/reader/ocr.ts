@@ -70,3 +70,10 @@ export async function recognize(image: GrayImage, languages: string[]): Promise<
   const { data } = await worker.recognize(png as unknown as string);
   return data.text.trim();
 }
+
+/** The text tesseract reads in an encoded image (png, jpeg, bmp, tiff: an Office document's media). */
+export async function recognizeEncoded(bytes: Uint8Array, languages: string[]): Promise<string> {
+  const worker = await tesseract(languages);
+  const { data } = await worker.recognize(Buffer.from(bytes) as unknown as string);
+  return data.text.trim();
+}

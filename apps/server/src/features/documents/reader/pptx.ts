@@ -1,6 +1,7 @@
 import path from 'node:path/posix';
 import { XMLParser } from 'fast-xml-parser';
 import { Collector } from './collector';
+import { readMediaByOcr } from './office-images';
 import { openSafeZip } from './safe-zip';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
@@ -18,7 +19,8 @@ const wanted = (name: string) =>
 
 /** pptx → one 'slide' unit per slide, in presentation order, with the text of its paragraphs. */
 export async function readPptx(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractResult> {
-  const { kept } = await openSafeZip(bytes, limits, wanted);
+  const zip = await openSafeZip(bytes, limits, wanted);
+  const { kept } = zip;
   if (!kept.has('ppt/presentation.xml')) throw new DocumentReadError('it is not a PowerPoint file');
   const decoder = new TextDecoder();
   const xml = (name: string) => {
@@ -34,6 +36,12 @@ export async function readPptx(bytes: Uint8Array, limits: ReaderLimits): Promise
     const lines: string[] = [];
     collectParagraphs(xml(name), lines);
     if (!c.add({ kind: 'slide', label: `Slide ${i + 1}`, text: lines.join('\n') })) break;
+  }
+  // Slides with no text at all: their pictures are read by OCR instead (a scanned deck).
+  if (c.units.every((u) => u.text.trim() === '')) {
+    const slides = c.units.splice(0);
+    await readMediaByOcr(zip, 'ppt/media/', c, 'slide');
+    if (c.units.length === 0) c.units.push(...slides);
   }
   return c.result();
 }
