@@ -27,7 +27,7 @@ type Reply = { result: ExtractResult; error?: never } | { error: string; result?
  * Parses documents in worker threads, so that no document can block the server or exhaust its
  * memory: a parse that passes the time limit is stopped for real (its worker is terminated, not
  * just left running), one that passes the heap limit ends its worker, not the process. Workers
- * are kept for the next document (starting one loads the parsers, about a second).
+ * are kept for the next document (with the parsers they have loaded).
  */
 export class ExtractionPool {
   private idle: Worker[] = [];

@@ -1,13 +1,11 @@
 import type { FileExtension } from '@inkwell/contract';
-import { readCsv } from './csv';
-import { readDocx } from './docx';
-import { readPdf } from './pdf';
-import { readPptx } from './pptx';
-import { readTxt } from './txt';
-import { readXlsx } from './xlsx';
 import type { ExtractResult, ReaderLimits } from './types';
 
-/** The parser of each type, run in an extraction worker (see extraction-pool.ts). */
+/**
+ * The parser of each type, run in an extraction worker (see extraction-pool.ts). Each is loaded
+ * on the worker's first document of its type: a worker that reads text files never loads pdf.js,
+ * the Office parsers or tesseract, so it starts sooner and within a small heap.
+ */
 export async function readDocument(
   type: FileExtension,
   bytes: Uint8Array,
@@ -15,16 +13,16 @@ export async function readDocument(
 ): Promise<ExtractResult> {
   switch (type) {
     case 'pdf':
-      return readPdf(bytes, l);
+      return (await import('./pdf')).readPdf(bytes, l);
     case 'docx':
-      return readDocx(bytes, l);
+      return (await import('./docx')).readDocx(bytes, l);
     case 'xlsx':
-      return readXlsx(bytes, l);
+      return (await import('./xlsx')).readXlsx(bytes, l);
     case 'pptx':
-      return readPptx(bytes, l);
+      return (await import('./pptx')).readPptx(bytes, l);
     case 'csv':
-      return readCsv(bytes, l);
+      return (await import('./csv')).readCsv(bytes, l);
     case 'txt':
-      return readTxt(bytes, l);
+      return (await import('./txt')).readTxt(bytes, l);
   }
 }
