@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { startListeningChild } from './listening-child';
 
 /** s3rver accepts these credentials (and checks the requests' signatures against them). */
 const ACCESS_KEY = 'S3RVER';
@@ -24,22 +24,11 @@ export interface S3TestServer {
  */
 export async function startS3TestServer(opts: { buckets?: string[] } = {}): Promise<S3TestServer> {
   const directory = mkdtempSync(path.join(tmpdir(), 'inkwell-s3-'));
-  const child = spawn(
-    process.execPath,
+  const server = await startListeningChild(
     ['--openssl-legacy-provider', '--import', 'tsx', entry, directory, ...(opts.buckets ?? [])],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { name: 's3rver' },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = out.match(/listening on (\d+)/);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`s3rver exited ${code}: ${out}`)));
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = server.url;
   const client = new S3Client({
     endpoint,
     region: 'us-east-1',
@@ -61,8 +50,7 @@ export async function startS3TestServer(opts: { buckets?: string[] } = {}): Prom
     },
     async close() {
       client.destroy();
-      child.kill('SIGTERM');
-      await exited;
+      await server.stop();
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -1,18 +1,13 @@
 import { Readable } from 'node:stream';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  registerUser,
-  startTestServer,
-  testDialects,
-  type TestServer,
-} from '../../../test/test-app';
+import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
 import type { Storage } from '../../storage/storage';
 import { makeDocx, makeZipBomb } from '../documents/reader/test-fixtures';
 import { getFileText, type FilesDeps } from './files.service';
 import { PENDING_PREFIX } from './files.repo';
 import { sweepOrphans } from './files.sweep';
-import { upload, uploadOk } from './test-helpers';
+import { registerWithId, upload, uploadOk } from './test-helpers';
 
 const MB = 1024 * 1024;
 const TOO_LARGE = 'The file is too large. Please upload a smaller file.';
@@ -30,10 +25,7 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
   });
   afterAll(() => server.close());
 
-  async function freshUser() {
-    const u = await registerUser(server);
-    return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
-  }
+  const freshUser = () => registerWithId(server);
   /** A file row of `size` bytes (its object holds one byte): the quota counts the row's size. */
   async function fillQuota(userId: number, size: number) {
     await server.app.db

@@ -1,18 +1,13 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ACCOUNT_QUOTA_BYTES } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  registerUser,
-  startTestServer,
-  testDialects,
-  type TestServer,
-} from '../../../test/test-app';
+import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
 import type { Storage } from '../../storage/storage';
 import { PENDING_PREFIX } from './files.repo';
 import type { FilesDeps } from './files.service';
 import { startReservationSweeper, sweepDeadReservations, sweepOrphans } from './files.sweep';
 import { uploadFile } from './files.upload';
-import { upload, uploadOk } from './test-helpers';
+import { registerWithId, upload, uploadOk } from './test-helpers';
 
 /** Waits until `check` holds, polling the state it reads (no fixed sleeps). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
@@ -33,10 +28,7 @@ describe.each(testDialects())('files sweeps beside running uploads (%s)', (diale
   });
   afterAll(() => server.close());
 
-  async function freshUser() {
-    const u = await registerUser(server);
-    return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
-  }
+  const freshUser = () => registerWithId(server);
   const row = (id: number) =>
     server.app.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
   const objectExists = async (key: string) => {

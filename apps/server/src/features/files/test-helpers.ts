@@ -1,4 +1,4 @@
-import type { TestServer } from '../../../test/test-app';
+import { registerUser, type TestServer } from '../../../test/test-app';
 
 /** Uploads bytes as the multipart field `file`, the way the web app does. */
 export function upload(
@@ -21,4 +21,10 @@ export async function uploadOk(
   const res = await upload(server, token, name, bytes);
   if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { file: { id: number; file_name: string; size: number } }).file;
+}
+
+/** A new account: its access token and its user id. */
+export async function registerWithId(server: TestServer) {
+  const u = await registerUser(server);
+  return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
 }

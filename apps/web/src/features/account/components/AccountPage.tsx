@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import { FeedbackSnackbar, type Feedback } from '../../../components/ui/FeedbackSnackbar';
 import { PageContainer } from '../../../components/ui/PageContainer';
+import { PageSection } from '../../../components/ui/PageSection';
 import { useUser } from '../api/get-user';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { DataSection } from './DataSection';
@@ -32,33 +32,21 @@ export function AccountPage() {
           <Typography variant="body2" color="text.secondary">
             Account created on {formatCreatedAt(user.created_at)}
           </Typography>
-          <Section title="Profile">
+          <PageSection title="Profile">
             <ProfileSection user={user} onSaved={success} />
-          </Section>
-          <Section title="Change password">
+          </PageSection>
+          <PageSection title="Change password">
             <ChangePasswordForm onChanged={success} />
-          </Section>
-          <Section title="Your data">
+          </PageSection>
+          <PageSection title="Your data">
             <DataSection onFeedback={setFeedback} />
-          </Section>
-          <Section title="Delete your account">
+          </PageSection>
+          <PageSection title="Delete your account">
             <DeleteAccountSection />
-          </Section>
+          </PageSection>
         </>
       )}
       <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
     </PageContainer>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title}>
-      <Divider sx={{ my: 3 }} />
-      <Typography variant="h6" component="h2" gutterBottom>
-        {title}
-      </Typography>
-      {children}
-    </section>
   );
 }
