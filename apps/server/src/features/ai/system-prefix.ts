@@ -68,3 +68,37 @@ export class SystemPrefix {
 function startsWith(sequence: LlamaContextSequence, prefix: Token[]): boolean {
   return sequence.compareContextTokens(prefix).firstDifferentIndex >= prefix.length;
 }
+
+/**
+ * Sequences that keep what an interrupted batch call evaluated (its whole prompt, and what it
+ * generated before it stopped), so its retry on the same sequence costs only the tokens after
+ * them: node-llama-cpp reuses the longest common start of the sequence and the new prompt. Kept
+ * only for the same owner: another owner's call first cuts the sequence back to its system
+ * message (a reused prompt would let one user's timing reveal another's document).
+ */
+export class KeptWork<S extends LlamaContextSequence = LlamaContextSequence> {
+  private readonly kept = new Map<S, { owner: string; system: string | undefined }>();
+
+  constructor(private readonly prefix: Pick<SystemPrefix, 'keepOnly'>) {}
+
+  keep(sequence: S, owner: string, system: string | undefined) {
+    this.kept.set(sequence, { owner, system });
+  }
+
+  has(sequence: S) {
+    return this.kept.has(sequence);
+  }
+
+  /** Whether a call of this owner would resume on what the sequence keeps. */
+  resumes(sequence: S, owner: string | undefined) {
+    return owner !== undefined && this.kept.get(sequence)?.owner === owner;
+  }
+
+  /** The sequence now serves `owner`'s call: another owner's kept tokens are cut. */
+  async claim(sequence: S, owner: string | undefined): Promise<void> {
+    const entry = this.kept.get(sequence);
+    if (!entry) return;
+    this.kept.delete(sequence);
+    if (entry.owner !== owner) await this.prefix.keepOnly(sequence, entry.system);
+  }
+}
