@@ -23,7 +23,7 @@ import type { Config } from '../../config';
 import { downloadModel, planModelFile, type ModelFileSettings } from './model-file';
 import { EVALUATION_PRIORITY, interactiveFirst } from './batch-priority';
 import { Pool } from './sequence-pool';
-import { planSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
+import { decideSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
 import { KeptWork, SystemPrefix } from './system-prefix';
 import { estimateTokens } from './token-estimate';
 
@@ -405,17 +405,9 @@ export class LlamaModelProvider implements LanguageModel {
     }
   }
 
-  /** Decides the sequences once, before the scheduler is made (it never fails: a fallback is logged). */
+  /** Decides the sequences once, before the scheduler is made (never fails: a fallback is logged). */
   private async planSequences(file: string | undefined) {
-    const fallback = SEQUENCES_BEFORE_DOWNLOAD;
-    const plan = file
-      ? await planSequences(this.tuning.sequences, file, this.tuning.contextSize).catch(
-          (err: unknown) => ({ sequences: fallback, reason: `auto failed: ${String(err)}` }),
-        )
-      : {
-          sequences: typeof this.tuning.sequences === 'number' ? this.tuning.sequences : fallback,
-          reason: 'no model file',
-        };
+    const plan = await decideSequences(this.tuning.sequences, file, this.tuning.contextSize);
     this.sequences = plan.sequences;
     this.log.info(`AI: ${plan.sequences} sequences (${plan.reason})`);
     this.decideSequences(plan.sequences);

@@ -1,7 +1,10 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   AUTO_SEQUENCES_CAP,
+  decideSequences,
   planSequences,
   SEQUENCES_BEFORE_DOWNLOAD,
   sequencesForMemory,
@@ -39,10 +42,25 @@ describe('sequence sizing', () => {
     expect(shorter.sequences).toBeGreaterThan(tight.sequences);
   });
 
-  it('uses a fallback until the model file is there (first start, downloading)', async () => {
+  it('uses a fallback until the model file is there (first start, downloading), or when it is unreadable', async () => {
     expect(await planSequences('auto', '/nonexistent/model.gguf', 4096)).toMatchObject({
       sequences: SEQUENCES_BEFORE_DOWNLOAD,
       reason: /next start/,
     });
+    expect(await decideSequences('auto', undefined, 4096)).toMatchObject({
+      sequences: SEQUENCES_BEFORE_DOWNLOAD,
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-sizing-'));
+    try {
+      const garbage = path.join(dir, 'garbage.gguf');
+      writeFileSync(garbage, 'not a model');
+      expect(await decideSequences('auto', garbage, 4096)).toMatchObject({
+        sequences: SEQUENCES_BEFORE_DOWNLOAD,
+        reason: /could not read/,
+      });
+      expect(await decideSequences(5, garbage, 4096)).toMatchObject({ sequences: 5 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -91,3 +91,17 @@ export async function planSequences(
       `model ${mib(figures.modelBytes)}, at most ${AUTO_SEQUENCES_CAP}`,
   };
 }
+
+/** planSequences for the provider: no file yet (missing, or to download) or an unreadable one fall back. */
+export async function decideSequences(
+  setting: number | 'auto',
+  file: string | undefined,
+  contextSize: number,
+): Promise<SequencePlan> {
+  if (setting !== 'auto') return { sequences: setting, reason: 'LLAMA_SEQUENCES' };
+  if (file === undefined) return { sequences: SEQUENCES_BEFORE_DOWNLOAD, reason: 'no model file' };
+  return planSequences(setting, file, contextSize).catch((err: unknown) => ({
+    sequences: SEQUENCES_BEFORE_DOWNLOAD,
+    reason: `auto could not read the model file: ${err instanceof Error ? err.message : String(err)}`,
+  }));
+}
