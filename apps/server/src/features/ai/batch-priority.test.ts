@@ -17,12 +17,12 @@ const amounts = (out: { item: BatchItem; processAmount: number }[], items: Batch
   items.map((i) => out.find((p) => p.item === i)?.processAmount ?? 0);
 
 describe('interactiveFirst batch prioritization', () => {
-  it("gives a person's prompt the whole batch before a summary's prompt evaluation", () => {
+  it("evaluates a person's prompt alone, before a summary's prompt evaluation", () => {
     const summary = item(3000, 'batch');
     const chat = item(300, 'interactive');
     const out = interactiveFirst(() => true)({ items: [summary, chat], size: 512 });
-    // The whole chat prompt, and the summary only a trickle beside it.
-    expect(amounts(out, [chat, summary])).toEqual([300, BATCH_TOKENS_BESIDE_PEOPLE]);
+    expect(amounts(out, [chat, summary])).toEqual([300, 0]);
+    expect(out).toHaveLength(1);
   });
 
   it('shares the batch evenly between people, and leaves document work out when they fill it', () => {

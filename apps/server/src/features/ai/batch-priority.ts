@@ -11,12 +11,13 @@ import type { CallPriority } from './language-model';
  * default node-llama-cpp splits it evenly, so a chat's prompt waited behind a summary's prompt
  * evaluation, and each of its generated tokens was decoded together with hundreds of the
  * summary's. This strategy puts a person's tokens first:
- * - interactive items (a person waits on them) take the batch first, shared evenly between them;
- * - batch items (document work) get what is left, at most BATCH_TOKENS per decode, so a chat that
- *   arrives mid-decode waits for a short decode, never a long one;
- * - while any interactive call is running, even between its tokens (its next token is not queued
- *   yet while the previous one is sampled), batch items get at most BATCH_TOKENS_BESIDE_PEOPLE:
- *   the document work goes on, slowly, and each of the person's tokens waits for a small decode.
+ * - interactive items (a person waits on them) take the batch, shared evenly between them, and
+ *   document work waits: a chat's prompt costs what it costs alone;
+ * - with no person's tokens queued, batch items (document work) get at most BATCH_TOKENS per
+ *   decode, so a chat that arrives mid-decode waits for a short decode, never a long one;
+ * - while an interactive call is running, between its tokens (its next token is not queued yet
+ *   while the previous one is sampled), batch items get at most BATCH_TOKENS_BESIDE_PEOPLE: the
+ *   document work goes on, slowly, and each of the person's tokens waits for a small decode.
  */
 export const EVALUATION_PRIORITY: Record<CallPriority, EvaluationPriority> = {
   interactive: 5,
@@ -24,7 +25,7 @@ export const EVALUATION_PRIORITY: Record<CallPriority, EvaluationPriority> = {
 };
 
 /** Most tokens of batch work in one decode: bounds what a newly arrived chat waits for. */
-export const BATCH_TOKENS = 128;
+export const BATCH_TOKENS = 64;
 /** Most tokens of batch work in one decode while a person's call runs. */
 export const BATCH_TOKENS_BESIDE_PEOPLE = 16;
 
@@ -34,13 +35,9 @@ export function interactiveFirst(
   return ({ items, size }) => {
     const people = items.filter((i) => i.evaluationPriority >= EVALUATION_PRIORITY.interactive);
     const work = items.filter((i) => i.evaluationPriority < EVALUATION_PRIORITY.interactive);
-    const out = shareEvenly(people, size);
-    const left = size - out.reduce((n, p) => n + p.processAmount, 0);
-    const budget = Math.min(
-      left,
-      people.length > 0 || interactiveRunning() ? BATCH_TOKENS_BESIDE_PEOPLE : BATCH_TOKENS,
-    );
-    return [...out, ...shareEvenly(work, budget)];
+    if (people.length > 0) return shareEvenly(people, size);
+    const budget = Math.min(size, interactiveRunning() ? BATCH_TOKENS_BESIDE_PEOPLE : BATCH_TOKENS);
+    return shareEvenly(work, budget);
   };
 }
 

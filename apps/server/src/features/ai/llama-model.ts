@@ -24,7 +24,7 @@ import { downloadModel, planModelFile, type ModelFileSettings } from './model-fi
 import { EVALUATION_PRIORITY, interactiveFirst } from './batch-priority';
 import { Pool } from './sequence-pool';
 import { decideSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
-import { KeptWork, SystemPrefix } from './system-prefix';
+import { adoptSystemPrefix, KeptWork, SystemPrefix } from './system-prefix';
 import { estimateTokens } from './token-estimate';
 
 /**
@@ -231,8 +231,11 @@ export class LlamaModelProvider implements LanguageModel {
     if (priority === 'interactive') this.interactiveRunning++;
     let completed = false;
     try {
+      const resuming = ready.kept.resumes(sequence, owner);
       // Another owner's kept tokens never serve this call: back to their system message.
       await ready.kept.claim(sequence, owner);
+      // A sequence without this system message copies it from one that has it.
+      if (!resuming) await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
     } catch (err) {
       this.endCall(ready, sequence, priority);
       throw err;

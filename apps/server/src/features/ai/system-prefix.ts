@@ -102,3 +102,32 @@ export class KeptWork<S extends LlamaContextSequence = LlamaContextSequence> {
     if (entry.owner !== owner) await this.prefix.keepOnly(sequence, entry.system);
   }
 }
+
+/** node-llama-cpp's copy of one sequence's evaluated state to another (llama.cpp's seq_cp). */
+interface CopyableSequence {
+  _copyStateFromOtherSequence?(other: unknown, upToTokenIndex: number): Promise<boolean>;
+}
+
+/**
+ * Gives `sequence` the system message's evaluated tokens by copying them from another sequence
+ * that holds them (a memory copy instead of evaluating them again: on a CPU, a fresh sequence's
+ * system prompt cost more than the question). Only the system message is copied: the rest of the
+ * source is cut from the copy. Uses node-llama-cpp's own internal copy (its decision context
+ * uses it the same way); where it is missing or fails, the tokens are simply evaluated.
+ */
+export async function adoptSystemPrefix(
+  prefix: SystemPrefix,
+  sequence: LlamaContextSequence,
+  system: string | undefined,
+  others: readonly LlamaContextSequence[],
+): Promise<boolean> {
+  if (system === undefined || prefix.holds(sequence, system)) return false;
+  const copy = (sequence as unknown as CopyableSequence)._copyStateFromOtherSequence;
+  const source = others.find((s) => s !== sequence && prefix.holds(s, system));
+  if (typeof copy !== 'function' || !source) return false;
+  const length = prefix.tokens(system).length;
+  const copied = await copy.call(sequence, source, length).catch(() => false);
+  if (copied && prefix.holds(sequence, system) && sequence.nextTokenIndex === length) return true;
+  await sequence.clearHistory();
+  return false;
+}
