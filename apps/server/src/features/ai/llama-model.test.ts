@@ -37,6 +37,15 @@ describe('llama threads', () => {
     );
     expect(() => config({ LLAMA_THREADS: '0' })).toThrow(/LLAMA_THREADS/);
   });
+
+  it('sizes the sequences from memory unless LLAMA_SEQUENCES names a number', () => {
+    const config = (env: Record<string, string>) =>
+      loadConfig({ DATA_DIR: '/tmp/inkwell-cfg-test', JWT_SECRET: 'x'.repeat(64), ...env });
+    expect(tuningFromConfig(config({})).sequences).toBe('auto');
+    expect(tuningFromConfig(config({ LLAMA_SEQUENCES: '3' })).sequences).toBe(3);
+    expect(() => config({ LLAMA_SEQUENCES: 'many' })).toThrow(/LLAMA_SEQUENCES/);
+    expect(() => config({ LLAMA_SEQUENCES: '0' })).toThrow(/LLAMA_SEQUENCES/);
+  });
 });
 
 describe('llama provider with the tiny GGUF', () => {
