@@ -219,14 +219,7 @@ export class LlamaModelProvider implements LanguageModel {
     const sequence = await ready.pool.acquire({
       signal,
       priority,
-      score: (s) =>
-        ready.kept.resumes(s, owner)
-          ? 3
-          : ready.kept.has(s)
-            ? 0
-            : ready.prefix.holds(s, system)
-              ? 2
-              : 1,
+      score: (s) => sequenceScore(ready, s, owner, system),
     });
     if (priority === 'interactive') this.interactiveRunning++;
     let completed = false;
@@ -235,7 +228,10 @@ export class LlamaModelProvider implements LanguageModel {
       // Another owner's kept tokens never serve this call: back to their system message.
       await ready.kept.claim(sequence, owner);
       // A sequence without this system message copies it from one that has it.
-      if (!resuming) await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
+      // (Not while document work runs: the copy waits for node-llama-cpp's context lock, which its
+      // decode loop holds as long as any tokens are queued.)
+      if (!resuming && ready.pool.batchHeld === 0)
+        await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
     } catch (err) {
       this.endCall(ready, sequence, priority);
       throw err;
@@ -289,15 +285,17 @@ export class LlamaModelProvider implements LanguageModel {
       stop.abort();
       await generation;
       chat.dispose({ disposeSequence: false });
-      if (!completed && priority === 'batch' && owner !== undefined) {
-        ready.kept.keep(sequence, owner, system);
-      } else {
-        await ready.prefix
-          .keepOnly(sequence, system)
-          .catch(() => sequence.clearHistory())
-          .catch(() => {});
-      }
-      this.endCall(ready, sequence, priority);
+      const keep = !completed && priority === 'batch' && owner !== undefined;
+      if (keep) ready.kept.keep(sequence, owner, system);
+      // The cut waits for node-llama-cpp's context lock (held while other sequences' tokens are
+      // queued): the call ends now, and the sequence returns to the pool once it is cut.
+      const cut = keep
+        ? Promise.resolve()
+        : ready.prefix
+            .keepOnly(sequence, system)
+            .catch(() => sequence.clearHistory())
+            .catch(() => {});
+      this.endCall(ready, sequence, priority, cut);
     }
   }
 
@@ -305,9 +303,12 @@ export class LlamaModelProvider implements LanguageModel {
     ready: Extract<State, { kind: 'ready' }>,
     sequence: LlamaContextSequence,
     priority: 'interactive' | 'batch',
+    cut: Promise<void> = Promise.resolve(),
   ) {
     if (priority === 'interactive') this.interactiveRunning--;
-    if (this.state.kind === 'ready') ready.pool.release(sequence);
+    void cut.then(() => {
+      if (this.state.kind === 'ready') ready.pool.release(sequence);
+    });
   }
 
   async close(): Promise<void> {
@@ -432,6 +433,23 @@ export class LlamaModelProvider implements LanguageModel {
     this.log.error({ err }, 'AI: generation failed');
     return new HttpError(500, 'The language model failed to generate a reply.');
   }
+}
+
+/**
+ * Which free sequence a call would like: its owner's interrupted work (resumed), then one that
+ * holds just its system message, then an empty one (both need no cut, which waits for the
+ * context lock), then any, and last another owner's kept work.
+ */
+function sequenceScore(
+  ready: Extract<State, { kind: 'ready' }>,
+  s: LlamaContextSequence,
+  owner: string | undefined,
+  system: string | undefined,
+): number {
+  if (ready.kept.resumes(s, owner)) return 4;
+  if (ready.kept.has(s)) return 0;
+  if (ready.prefix.holds(s, system)) return 3;
+  return s.nextTokenIndex === 0 ? 2 : 1;
 }
 
 /** Length bound and sampling of a generation; the benchmark's direct run uses these too. */

@@ -57,8 +57,11 @@ describe('Pool', () => {
     expect(order).toEqual(['chat', 'batch']);
   });
 
-  it('lets batch requests use a single item (nothing to keep back)', async () => {
+  it('lets batch requests use a single item (nothing to keep back), and keeps a quarter of many', async () => {
     const pool = new Pool(['only']);
     expect(await pool.acquire({ priority: 'batch' })).toBe('only');
+    expect(
+      [2, 3, 4, 8, 16].map((n) => new Pool(Array.from({ length: n }, (_, i) => i)).batchLimit),
+    ).toEqual([1, 2, 3, 6, 12]);
   });
 });

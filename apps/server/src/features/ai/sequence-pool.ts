@@ -2,9 +2,9 @@ import type { CallPriority } from './language-model';
 
 /**
  * Hands out a fixed set of resources (the context's sequences) one request at a time.
- * - Room for people: with two or more items, batch requests hold at most all but one, so a chat
- *   never waits for a whole document reply (the scheduler in front keeps the same rule; the pool
- *   keeps it too, for whatever reaches the provider directly).
+ * - Room for people: with two or more items, batch requests leave a quarter of them (at least one)
+ *   to interactive ones, so a chat never waits for a whole document reply, and a few chats in a
+ *   row find a sequence that needs no cut (a used one is cut before it returns; see llama-model).
  * - Interactive waiters are served before batch waiters; within a priority, in order.
  * - A waiter whose signal aborts leaves the queue.
  */
@@ -82,7 +82,12 @@ export class Pool<T> {
   }
 
   private mayTake(priority: CallPriority) {
-    return priority === 'interactive' || this.size < 2 || this.batchHeld < this.size - 1;
+    return priority === 'interactive' || this.size < 2 || this.batchHeld < this.batchLimit;
+  }
+
+  /** Most items batch requests may hold. */
+  get batchLimit() {
+    return this.size < 2 ? this.size : this.size - Math.max(1, Math.floor(this.size / 4));
   }
 
   private take(score?: (item: T) => number): T | undefined {
