@@ -134,7 +134,10 @@ const envSchema = z.object({
   SUMMARY_MAX_TOKENS: z.coerce.number().int().min(500).default(DEFAULT_SUMMARY_MAX_TOKENS),
   // Embedded model tuning: CPU unless a GPU type is named; parallel sequences; tokens per sequence.
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
-  LLAMA_SEQUENCES: z.coerce.number().int().min(1).max(16).default(2),
+  /** `auto`: as many as the memory the model leaves allows (features/ai/sequence-sizing.ts). */
+  LLAMA_SEQUENCES: z
+    .union([z.literal('auto'), z.coerce.number().int().min(1).max(16)])
+    .default('auto'),
   LLAMA_CONTEXT: z.coerce.number().int().min(256).default(4096),
   /** Unset: one fewer than the cores (llama.cpp's spinning threads must leave the event loop a core). */
   LLAMA_THREADS: optionalString

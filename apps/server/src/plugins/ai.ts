@@ -21,10 +21,11 @@ declare module 'fastify' {
 /** Decorates `app.ai` with the configured provider; it is closed (model freed) when the app closes. */
 async function aiPlugin(app: FastifyInstance) {
   const { config, metrics } = app;
-  const provider = instrumentModel(await createLanguageModel(config, app.log), metrics);
+  const created = await createLanguageModel(config, app.log);
+  const provider = instrumentModel(created.model, metrics);
   const model = new ScheduledModel(provider, {
     // The scheduler must own the order: never more calls than the model runs at once.
-    capacity: config.AI_BASE_URL ? config.AI_PARALLEL : config.LLAMA_SEQUENCES,
+    capacity: created.capacity,
     preempt: config.AI_PREEMPT,
     loadWaitMs: config.AI_LOAD_WAIT_MS,
   });

@@ -7,26 +7,29 @@ import { OpenAIModel } from './openai-model';
  * Picks the provider from the configuration: `openai` when AI_BASE_URL is set, otherwise the
  * embedded `llama` model. Returns at once: the llama model loads (and downloads) in the
  * background and reports "loading" through status() meanwhile, so start-up is never blocked.
+ * `capacity`: the calls the model runs at once (AI_PARALLEL, or the embedded model's sequences).
  */
 export async function createLanguageModel(
   config: Config,
   log: FastifyBaseLogger,
-): Promise<LanguageModel> {
+): Promise<{ model: LanguageModel; capacity: number }> {
   if (config.AI_BASE_URL) {
     log.info(
       { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL },
       'AI: using an OpenAI-compatible server',
     );
-    return new OpenAIModel({
+    const model = new OpenAIModel({
       baseUrl: config.AI_BASE_URL,
       apiKey: config.AI_API_KEY,
       model: config.AI_MODEL,
       timeoutMs: config.AI_TIMEOUT_MS,
     });
+    return { model, capacity: config.AI_PARALLEL };
   }
   // Imported lazily: node-llama-cpp's native binding is only loaded when it is the provider.
   const { LlamaModelProvider, tuningFromConfig } = await import('./llama-model');
   const model = new LlamaModelProvider(config, log, tuningFromConfig(config));
   model.start();
-  return model;
+  // The sequences are decided from the model file and memory before loading (quickly).
+  return { model, capacity: await model.plannedSequences() };
 }

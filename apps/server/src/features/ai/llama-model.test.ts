@@ -37,6 +37,15 @@ describe('llama threads', () => {
     );
     expect(() => config({ LLAMA_THREADS: '0' })).toThrow(/LLAMA_THREADS/);
   });
+
+  it('sizes the sequences from memory unless LLAMA_SEQUENCES names a number', () => {
+    const config = (env: Record<string, string>) =>
+      loadConfig({ DATA_DIR: '/tmp/inkwell-cfg-test', JWT_SECRET: 'x'.repeat(64), ...env });
+    expect(tuningFromConfig(config({})).sequences).toBe('auto');
+    expect(tuningFromConfig(config({ LLAMA_SEQUENCES: '3' })).sequences).toBe(3);
+    expect(() => config({ LLAMA_SEQUENCES: 'many' })).toThrow(/LLAMA_SEQUENCES/);
+    expect(() => config({ LLAMA_SEQUENCES: '0' })).toThrow(/LLAMA_SEQUENCES/);
+  });
 });
 
 describe('llama provider with the tiny GGUF', () => {
@@ -183,5 +192,84 @@ describe('llama provider with the tiny GGUF', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('llama provider: people first', () => {
+  let dataDir: string;
+  let p: LlamaModelProvider;
+  const SUMMARY = [
+    { role: 'system' as const, content: 'Summarize the document.' },
+    { role: 'user' as const, content: 'The document: ' + 'ink and paper, '.repeat(20) },
+  ];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-people-'));
+    p = new LlamaModelProvider(
+      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      tuning({ sequences: 2, contextSize: 4096 }),
+    );
+    p.start();
+    await p.whenSettled();
+  });
+  afterAll(async () => {
+    await p.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts a chat's reply before a long batch reply ends, with document work waiting for both sequences", async () => {
+    expect(await p.plannedSequences()).toBe(2);
+    const events: string[] = [];
+    let chat: Promise<void> | undefined;
+    const run = async (name: string, priority: 'batch' | 'interactive', maxTokens: number) => {
+      const turns =
+        priority === 'batch' ? SUMMARY : [{ role: 'user' as const, content: `Hi, ${name} here` }];
+      for await (const _ of p.stream(turns, { maxTokens, priority, owner: name })) {
+        if (!events.includes(`${name}:first`)) {
+          events.push(`${name}:first`);
+          // The chat arrives once the summary is generating, while a second summary call waits.
+          if (name === 'summary1') chat = run('chat', 'interactive', 8);
+        }
+      }
+      events.push(`${name}:end`);
+    };
+    await Promise.all([run('summary1', 'batch', 2000), run('summary2', 'batch', 8)]);
+    await chat;
+    // Batch calls hold at most one of the two sequences: the second summary call waits for the
+    // first to end, while the chat takes the other sequence at once and its tokens go first.
+    expect(events.indexOf('chat:first')).toBeGreaterThan(events.indexOf('summary1:first'));
+    expect(events.indexOf('chat:first')).toBeLessThan(events.indexOf('summary1:end'));
+    expect(events.indexOf('summary2:first')).toBeGreaterThan(events.indexOf('summary1:end'));
+  });
+
+  it('resumes an interrupted batch call on the prompt its sequence kept, for the same owner only', async () => {
+    const interrupted = async (owner: string) => {
+      const stop = new AbortController();
+      await expect(
+        (async () => {
+          for await (const _ of p.stream(SUMMARY, {
+            maxTokens: 500,
+            priority: 'batch',
+            owner,
+            signal: stop.signal,
+          }))
+            stop.abort(new Error('preempted'));
+        })(),
+      ).rejects.toThrow('preempted');
+    };
+    const evaluated = async (owner: string) => {
+      const before = p.inputTokensEvaluated();
+      await generate(p, SUMMARY, { maxTokens: 4, priority: 'batch', owner });
+      return p.inputTokensEvaluated() - before;
+    };
+    // A fresh call of another system message: the whole prompt is evaluated.
+    const whole = await evaluated('nobody-yet');
+    await interrupted('alice');
+    // Alice's retry evaluates only what follows the kept tokens.
+    expect(await evaluated('alice')).toBeLessThan(whole / 4);
+    await interrupted('alice');
+    // Bob's identical call cannot reuse Alice's document: only the system message is kept for him.
+    expect(await evaluated('bob')).toBeGreaterThan(whole / 2);
   });
 });

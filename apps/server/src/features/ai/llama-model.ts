@@ -21,14 +21,19 @@ import {
 import { probeModel } from './llama-probe';
 import type { Config } from '../../config';
 import { downloadModel, planModelFile, type ModelFileSettings } from './model-file';
+import { EVALUATION_PRIORITY, interactiveFirst } from './batch-priority';
 import { Pool } from './sequence-pool';
-import { SystemPrefix } from './system-prefix';
+import { decideSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
+import { adoptSystemPrefix, KeptWork, SystemPrefix } from './system-prefix';
 import { estimateTokens } from './token-estimate';
 
 /**
  * The `llama` provider: a GGUF model run in-process by node-llama-cpp. One model and one context
- * are shared; the context has a few sequences (parallel generations) and further requests queue.
- * Loading happens in the background: until ready, status() says why the model is unavailable.
+ * are shared; the context has several sequences (parallel generations, LLAMA_SEQUENCES, by default
+ * as many as memory allows) and further requests queue. A person comes first: one sequence is kept
+ * for interactive calls (Pool), and inside each decode their tokens go before document work
+ * (batch-priority.ts). Loading happens in the background: until ready, status() says why the model
+ * is unavailable.
  */
 type State =
   | { kind: 'starting' | 'loading' | 'closed' }
@@ -40,6 +45,7 @@ type State =
       model: LlamaModel;
       context: LlamaContext;
       pool: Pool<LlamaContextSequence>;
+      sequences: LlamaContextSequence[];
       /**
        * Resolved once. LlamaChat's default ("auto") resolves it on every construction by rendering
        * the model's Jinja template against each built-in wrapper: 0.2-0.9 s per request on 2 cores.
@@ -47,6 +53,8 @@ type State =
       chatWrapper: ChatWrapper;
       /** Keeps each sequence's system-message tokens evaluated between requests. */
       prefix: SystemPrefix;
+      /** Sequences that keep an interrupted batch call's evaluated prompt, for its retry. */
+      kept: KeptWork<LlamaContextSequence>;
       /** The class, from the lazily imported module. */
       Chat: typeof LlamaChat;
     };
@@ -54,8 +62,8 @@ type State =
 export interface LlamaTuning {
   /** false (CPU, the default: a GPU build on a machine without one must not be tried), or a GPU type. */
   gpu: false | 'auto' | 'cuda' | 'vulkan' | 'metal';
-  /** Parallel generations; requests beyond them queue. */
-  sequences: number;
+  /** Parallel generations (requests beyond them queue), or `auto`: sized to the memory left. */
+  sequences: number | 'auto';
   /** Tokens per sequence, at most what the model was trained on. */
   contextSize: number;
   threads: number;
@@ -89,9 +97,13 @@ export function llamaOptions(tuning: LlamaTuning) {
 }
 
 /** createContext() options of a tuning for a model trained on `trainContextSize` tokens. */
-export function contextOptions(tuning: LlamaTuning, trainContextSize: number) {
+export function contextOptions(
+  tuning: LlamaTuning,
+  trainContextSize: number,
+  sequences = typeof tuning.sequences === 'number' ? tuning.sequences : SEQUENCES_BEFORE_DOWNLOAD,
+) {
   return {
-    sequences: tuning.sequences,
+    sequences,
     contextSize: Math.min(tuning.contextSize, trainContextSize),
     threads: tuning.threads,
   };
@@ -104,12 +116,27 @@ export class LlamaModelProvider implements LanguageModel {
   private readonly abortLoad = new AbortController();
   private settled: Promise<void> = Promise.resolve();
   private name = 'llama';
+  /** Interactive calls holding a sequence: batch work yields to them inside each decode. */
+  private interactiveRunning = 0;
+  private sequences!: number;
+  private readonly sequencesDecided: Promise<number>;
+  private decideSequences!: (n: number) => void;
 
   constructor(
     private readonly config: ModelFileSettings,
     private readonly log: FastifyBaseLogger,
     private readonly tuning: LlamaTuning,
-  ) {}
+  ) {
+    this.sequencesDecided = new Promise((resolve) => (this.decideSequences = resolve));
+  }
+
+  /**
+   * How many calls the model runs at once (the scheduler's capacity): decided at the start of
+   * loading, from the model file and the memory available (LLAMA_SEQUENCES=auto), or as set.
+   */
+  plannedSequences(): Promise<number> {
+    return this.sequencesDecided;
+  }
 
   /** Begins resolving, downloading and loading the model; never throws (failures land in status()). */
   start() {
@@ -164,6 +191,14 @@ export class LlamaModelProvider implements LanguageModel {
     return this.state.kind === 'ready' ? this.state.context.contextSize : this.tuning.contextSize;
   }
 
+  /** Prompt tokens the model has evaluated (what a kept prefix or a resumed call saves shows here). */
+  inputTokensEvaluated(): number {
+    const s = this.state;
+    return s.kind === 'ready'
+      ? s.sequences.reduce((n, q) => n + q.tokenMeter.usedInputTokens, 0)
+      : 0;
+  }
+
   countTokens(text: string): number {
     return this.state.kind === 'ready'
       ? this.state.model.tokenize(text).length
@@ -177,8 +212,30 @@ export class LlamaModelProvider implements LanguageModel {
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
     const system = turns[0]?.role === 'system' ? turns[0].content : undefined;
-    // A sequence that already holds this system message skips evaluating it.
-    const sequence = await ready.pool.acquire(signal, (s) => ready.prefix.holds(s, system));
+    const priority = opts.priority ?? 'batch';
+    const owner = opts.owner === undefined ? undefined : String(opts.owner);
+    // Best: this owner's interrupted call (its prompt is evaluated there: a retry costs only the
+    // new tokens); then a sequence that holds this system message; last, another owner's kept work.
+    const sequence = await ready.pool.acquire({
+      signal,
+      priority,
+      score: (s) => sequenceScore(ready, s, owner, system),
+    });
+    if (priority === 'interactive') this.interactiveRunning++;
+    let completed = false;
+    try {
+      const resuming = ready.kept.resumes(sequence, owner);
+      // Another owner's kept tokens never serve this call: back to their system message.
+      await ready.kept.claim(sequence, owner);
+      // A sequence without this system message copies it from one that has it.
+      // (Not while document work runs: the copy waits for node-llama-cpp's context lock, which its
+      // decode loop holds as long as any tokens are queued.)
+      if (!resuming && ready.pool.batchHeld === 0)
+        await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
+    } catch (err) {
+      this.endCall(ready, sequence, priority);
+      throw err;
+    }
     const chat = new ready.Chat({
       contextSequence: sequence,
       chatWrapper: ready.chatWrapper,
@@ -191,6 +248,7 @@ export class LlamaModelProvider implements LanguageModel {
     const generation = chat
       .generateResponse(toHistory(turns), {
         ...samplingOptions(opts, sequence.contextSize),
+        evaluationPriority: EVALUATION_PRIORITY[priority],
         signal,
         onTextChunk: (text) => {
           pending.push(text);
@@ -198,7 +256,9 @@ export class LlamaModelProvider implements LanguageModel {
         },
       })
       .then(
-        () => undefined,
+        () => {
+          completed = true;
+        },
         (err: unknown) => {
           failure = err;
         },
@@ -220,16 +280,35 @@ export class LlamaModelProvider implements LanguageModel {
       if (failure !== undefined) throw this.mapError(failure, opts.signal);
     } finally {
       // Reached on success, error, abort and on a consumer that stopped early: free the sequence,
-      // which keeps only its system message (SystemPrefix).
+      // which keeps only its system message (SystemPrefix), or, for an interrupted batch call of a
+      // known owner (preempted, or its job stopped), all it evaluated, for its retry (KeptWork).
       stop.abort();
       await generation;
       chat.dispose({ disposeSequence: false });
-      await ready.prefix
-        .keepOnly(sequence, system)
-        .catch(() => sequence.clearHistory())
-        .catch(() => {});
-      if (this.state.kind === 'ready') ready.pool.release(sequence);
+      const keep = !completed && priority === 'batch' && owner !== undefined;
+      if (keep) ready.kept.keep(sequence, owner, system);
+      // The cut waits for node-llama-cpp's context lock (held while other sequences' tokens are
+      // queued): the call ends now, and the sequence returns to the pool once it is cut.
+      const cut = keep
+        ? Promise.resolve()
+        : ready.prefix
+            .keepOnly(sequence, system)
+            .catch(() => sequence.clearHistory())
+            .catch(() => {});
+      this.endCall(ready, sequence, priority, cut);
     }
+  }
+
+  private endCall(
+    ready: Extract<State, { kind: 'ready' }>,
+    sequence: LlamaContextSequence,
+    priority: 'interactive' | 'batch',
+    cut: Promise<void> = Promise.resolve(),
+  ) {
+    if (priority === 'interactive') this.interactiveRunning--;
+    void cut.then(() => {
+      if (this.state.kind === 'ready') ready.pool.release(sequence);
+    });
   }
 
   async close(): Promise<void> {
@@ -245,6 +324,7 @@ export class LlamaModelProvider implements LanguageModel {
 
   private async load() {
     const plan = planModelFile(this.config);
+    await this.planSequences(plan.kind === 'missing' ? undefined : plan.file);
     if (plan.kind === 'missing') throw new Error(plan.reason);
     let file = plan.file;
     this.name = `llama:${file.split(/[\\/]/).pop()}`;
@@ -298,29 +378,43 @@ export class LlamaModelProvider implements LanguageModel {
     });
     try {
       const model = await llama.loadModel({ modelPath: file });
-      const context = await model.createContext(
-        contextOptions(this.tuning, model.trainContextSize),
-      );
+      const context = await model.createContext({
+        ...contextOptions(this.tuning, model.trainContextSize, this.sequences),
+        batching: {
+          itemPrioritizationStrategy: interactiveFirst(() => this.interactiveRunning > 0),
+        },
+      });
       this.assertOpen();
-      const sequences = Array.from({ length: this.tuning.sequences }, () => context.getSequence());
+      const sequences = Array.from({ length: this.sequences }, () => context.getSequence());
       const chatWrapper = resolveChatWrapper(model);
+      const prefix = new SystemPrefix(model, chatWrapper);
       this.state = {
         kind: 'ready',
         llama,
         model,
         context,
         pool: new Pool(sequences),
+        sequences,
         chatWrapper,
-        prefix: new SystemPrefix(model, chatWrapper),
+        prefix,
+        kept: new KeptWork(prefix),
         Chat: LlamaChat,
       };
       this.log.info(
-        `AI: ${this.name} ready in ${Date.now() - started} ms (context ${context.contextSize} tokens x ${this.tuning.sequences}, ${this.tuning.threads} threads, gpu ${String(llama.gpu)})`,
+        `AI: ${this.name} ready in ${Date.now() - started} ms (context ${context.contextSize} tokens x ${this.sequences} sequences, ${this.tuning.threads} threads, gpu ${String(llama.gpu)})`,
       );
     } catch (err) {
       await llama.dispose().catch(() => {});
       throw err;
     }
+  }
+
+  /** Decides the sequences once, before the scheduler is made (never fails: a fallback is logged). */
+  private async planSequences(file: string | undefined) {
+    const plan = await decideSequences(this.tuning.sequences, file, this.tuning.contextSize);
+    this.sequences = plan.sequences;
+    this.log.info(`AI: ${plan.sequences} sequences (${plan.reason})`);
+    this.decideSequences(plan.sequences);
   }
 
   private assertOpen() {
@@ -339,6 +433,23 @@ export class LlamaModelProvider implements LanguageModel {
     this.log.error({ err }, 'AI: generation failed');
     return new HttpError(500, 'The language model failed to generate a reply.');
   }
+}
+
+/**
+ * Which free sequence a call would like: its owner's interrupted work (resumed), then one that
+ * holds just its system message, then an empty one (both need no cut, which waits for the
+ * context lock), then any, and last another owner's kept work.
+ */
+function sequenceScore(
+  ready: Extract<State, { kind: 'ready' }>,
+  s: LlamaContextSequence,
+  owner: string | undefined,
+  system: string | undefined,
+): number {
+  if (ready.kept.resumes(s, owner)) return 4;
+  if (ready.kept.has(s)) return 0;
+  if (ready.prefix.holds(s, system)) return 3;
+  return s.nextTokenIndex === 0 ? 2 : 1;
 }
 
 /** Length bound and sampling of a generation; the benchmark's direct run uses these too. */

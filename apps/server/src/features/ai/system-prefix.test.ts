@@ -9,14 +9,14 @@ import type {
 } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOptions, defaultThreads, llamaOptions, type LlamaTuning } from './llama-model';
-import { SystemPrefix } from './system-prefix';
+import { adoptSystemPrefix, SystemPrefix } from './system-prefix';
 import { ensureTinyGguf } from './tiny-gguf';
 
 const SYSTEM = 'You are a careful assistant for lighthouse keepers.';
 const OTHER_SYSTEM = 'You translate texts.';
 const tuning: LlamaTuning = {
   gpu: false,
-  sequences: 1,
+  sequences: 2,
   contextSize: 512,
   threads: defaultThreads(availableParallelism()),
 };
@@ -25,6 +25,7 @@ describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
   let llama: Llama;
   let model: LlamaModel;
   let sequence: LlamaContextSequence;
+  let second: LlamaContextSequence;
   let chatWrapper: ChatWrapper;
   let prefix: SystemPrefix;
   let LlamaChatClass: typeof LlamaChat;
@@ -35,6 +36,7 @@ describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
     model = await llama.loadModel({ modelPath: ensureTinyGguf() });
     const context = await model.createContext(contextOptions(tuning, model.trainContextSize));
     sequence = context.getSequence();
+    second = context.getSequence();
     chatWrapper = nlc.resolveChatWrapper(model);
     LlamaChatClass = nlc.LlamaChat;
     prefix = new SystemPrefix(model, chatWrapper);
@@ -44,9 +46,9 @@ describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
   });
 
   /** One short generation on the sequence; returns the prompt tokens it had to evaluate. */
-  async function ask(system: string, user: string): Promise<number> {
+  async function ask(system: string, user: string, on = sequence): Promise<number> {
     const chat = new LlamaChatClass({
-      contextSequence: sequence,
+      contextSequence: on,
       chatWrapper,
       autoDisposeSequence: false,
     });
@@ -55,10 +57,10 @@ describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
       { type: 'user', text: user },
       { type: 'model', response: [] },
     ];
-    const before = sequence.tokenMeter.usedInputTokens;
+    const before = on.tokenMeter.usedInputTokens;
     await chat.generateResponse(history, { maxTokens: 3 });
     chat.dispose({ disposeSequence: false });
-    return sequence.tokenMeter.usedInputTokens - before;
+    return on.tokenMeter.usedInputTokens - before;
   }
   const kept = () => model.detokenize(sequence.contextTokens);
 
@@ -94,5 +96,22 @@ describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
     await ask(SYSTEM, 'a question');
     await prefix.keepOnly(sequence, undefined);
     expect(sequence.nextTokenIndex).toBe(0);
+  });
+
+  it("copies the system message's evaluated tokens to a fresh sequence, and nothing else", async () => {
+    const question = 'where is the lamp oil?';
+    await sequence.clearHistory();
+    await second.clearHistory();
+    const fresh = await ask(SYSTEM, question, second);
+    await second.clearHistory();
+    await ask(SYSTEM, 'my secret question about the harbour');
+    expect(await adoptSystemPrefix(prefix, second, SYSTEM, [sequence, second])).toBe(true);
+    expect(second.contextTokens).toEqual(prefix.tokens(SYSTEM));
+    expect(model.detokenize(second.contextTokens)).not.toContain('secret');
+    // The copy serves like evaluated tokens: only the question is evaluated.
+    expect(await ask(SYSTEM, question, second)).toBe(fresh - prefix.tokens(SYSTEM).length);
+    // Nothing to copy from for another system message: left to evaluation.
+    await second.clearHistory();
+    expect(await adoptSystemPrefix(prefix, second, OTHER_SYSTEM, [sequence, second])).toBe(false);
   });
 });

@@ -68,3 +68,66 @@ export class SystemPrefix {
 function startsWith(sequence: LlamaContextSequence, prefix: Token[]): boolean {
   return sequence.compareContextTokens(prefix).firstDifferentIndex >= prefix.length;
 }
+
+/**
+ * Sequences that keep what an interrupted batch call evaluated (its whole prompt, and what it
+ * generated before it stopped), so its retry on the same sequence costs only the tokens after
+ * them: node-llama-cpp reuses the longest common start of the sequence and the new prompt. Kept
+ * only for the same owner: another owner's call first cuts the sequence back to its system
+ * message (a reused prompt would let one user's timing reveal another's document).
+ */
+export class KeptWork<S extends LlamaContextSequence = LlamaContextSequence> {
+  private readonly kept = new Map<S, { owner: string; system: string | undefined }>();
+
+  constructor(private readonly prefix: Pick<SystemPrefix, 'keepOnly'>) {}
+
+  keep(sequence: S, owner: string, system: string | undefined) {
+    this.kept.set(sequence, { owner, system });
+  }
+
+  has(sequence: S) {
+    return this.kept.has(sequence);
+  }
+
+  /** Whether a call of this owner would resume on what the sequence keeps. */
+  resumes(sequence: S, owner: string | undefined) {
+    return owner !== undefined && this.kept.get(sequence)?.owner === owner;
+  }
+
+  /** The sequence now serves `owner`'s call: another owner's kept tokens are cut. */
+  async claim(sequence: S, owner: string | undefined): Promise<void> {
+    const entry = this.kept.get(sequence);
+    if (!entry) return;
+    this.kept.delete(sequence);
+    if (entry.owner !== owner) await this.prefix.keepOnly(sequence, entry.system);
+  }
+}
+
+/** node-llama-cpp's copy of one sequence's evaluated state to another (llama.cpp's seq_cp). */
+interface CopyableSequence {
+  _copyStateFromOtherSequence?(other: unknown, upToTokenIndex: number): Promise<boolean>;
+}
+
+/**
+ * Gives `sequence` the system message's evaluated tokens by copying them from another sequence
+ * that holds them (a memory copy instead of evaluating them again: on a CPU, a fresh sequence's
+ * system prompt cost more than the question). Only the system message is copied: the rest of the
+ * source is cut from the copy. Uses node-llama-cpp's own internal copy (its decision context
+ * uses it the same way); where it is missing or fails, the tokens are simply evaluated.
+ */
+export async function adoptSystemPrefix(
+  prefix: SystemPrefix,
+  sequence: LlamaContextSequence,
+  system: string | undefined,
+  others: readonly LlamaContextSequence[],
+): Promise<boolean> {
+  if (system === undefined || prefix.holds(sequence, system)) return false;
+  const copy = (sequence as unknown as CopyableSequence)._copyStateFromOtherSequence;
+  const source = others.find((s) => s !== sequence && prefix.holds(s, system));
+  if (typeof copy !== 'function' || !source) return false;
+  const length = prefix.tokens(system).length;
+  const copied = await copy.call(sequence, source, length).catch(() => false);
+  if (copied && prefix.holds(sequence, system) && sequence.nextTokenIndex === length) return true;
+  await sequence.clearHistory();
+  return false;
+}
