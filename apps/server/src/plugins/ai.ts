@@ -28,6 +28,10 @@ async function aiPlugin(app: FastifyInstance) {
     capacity: created.capacity,
     preempt: config.AI_PREEMPT,
     loadWaitMs: config.AI_LOAD_WAIT_MS,
+    onPreempted: (ms) => {
+      metrics.modelPreemptions.inc();
+      metrics.modelPreemptedSeconds.inc(ms / 1000);
+    },
   });
   metrics.setModelCalls(() => ({
     waiting: model.scheduler.waiting,

@@ -22,6 +22,8 @@ export interface ScheduledModelOptions {
   capacity: number;
   preempt: boolean;
   loadWaitMs: number;
+  /** Told of each preemption with the run time the preempted call loses at most (metrics). */
+  onPreempted?: (ranMs: number) => void;
 }
 
 const DEFAULT_MAX_TOKENS = 512;
@@ -34,7 +36,11 @@ export class ScheduledModel implements LanguageModel {
     private readonly inner: LanguageModel,
     private readonly opts: ScheduledModelOptions,
   ) {
-    this.scheduler = new Scheduler({ capacity: opts.capacity, preempt: opts.preempt });
+    this.scheduler = new Scheduler({
+      capacity: opts.capacity,
+      preempt: opts.preempt,
+      onPreempted: opts.onPreempted,
+    });
   }
 
   status(): ModelStatus {
@@ -60,7 +66,8 @@ export class ScheduledModel implements LanguageModel {
 
   async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
     await this.untilLoaded(opts.signal);
-    const priority = opts.priority ?? 'interactive';
+    // Said, never assumed: a call that names no priority is document work.
+    const priority = opts.priority ?? 'batch';
     const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
     const promptTokens = turns.reduce((n, t) => n + this.inner.countTokens(t.content) + 8, 0);
     const request = {
