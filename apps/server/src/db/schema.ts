@@ -157,6 +157,15 @@ export interface JobOwnersTable {
   served_at: string | null;
 }
 
+/** A slot of the model server, shared by every process (features/ai/shared-slots.ts). */
+export interface AiSlotsTable {
+  slot: number;
+  holder: string | null;
+  owner: string | null;
+  /** Epoch milliseconds (database clock); bigint comes back as a string on PostgreSQL. */
+  expires_at: string | number | null;
+}
+
 export interface JobPartsTable {
   job_id: string;
   /** A hash of the model call's prompt: the same call in a resumed job finds its answer here. */
@@ -177,6 +186,7 @@ export interface Database {
   used_captchas: UsedCaptchasTable;
   jobs: JobsTable;
   job_owners: JobOwnersTable;
+  ai_slots: AiSlotsTable;
   job_parts: JobPartsTable;
   invitations: InvitationsTable;
   first_account: FirstAccountTable;

@@ -9,6 +9,7 @@ import {
   type ModelStatus,
 } from './language-model';
 import { Scheduler, type Slot } from './scheduler';
+import type { SharedSlots } from './shared-slots';
 
 /**
  * The model every feature uses: the provider behind the scheduler. Each call waits for the model
@@ -24,6 +25,12 @@ export interface ScheduledModelOptions {
   loadWaitMs: number;
   /** Told of each preemption with the run time the preempted call loses at most (metrics). */
   onPreempted?: (ranMs: number) => void;
+  /**
+   * The model server's slots shared with the deployment's other processes (shared-slots.ts): a
+   * call that has its turn here also takes one of them, so the server never gets more than
+   * AI_PARALLEL calls from all processes together.
+   */
+  shared?: Pick<SharedSlots, 'acquire' | 'close'>;
 }
 
 const DEFAULT_MAX_TOKENS = 512;
@@ -61,6 +68,7 @@ export class ScheduledModel implements LanguageModel {
 
   async close() {
     this.scheduler.rejectAll(new ModelUnavailableError('the server is shutting down'));
+    await this.opts.shared?.close();
     await this.inner.close();
   }
 
@@ -111,10 +119,17 @@ export class ScheduledModel implements LanguageModel {
     maxTokens: number,
   ): AsyncGenerator<string> {
     const { signal, dispose } = linkSignals(opts.signal, slot.signal);
-    const started = performance.now();
+    let lease: { release(): Promise<void> } | undefined;
     let firstAt = 0;
     let reply = '';
+    let started = performance.now();
     try {
+      lease = await this.opts.shared?.acquire(
+        opts.priority ?? 'batch',
+        String(opts.owner ?? ''),
+        signal,
+      );
+      started = performance.now();
       for await (const piece of this.inner.stream(turns, { ...opts, maxTokens, signal })) {
         if (!firstAt) firstAt = performance.now();
         reply += piece;
@@ -122,6 +137,7 @@ export class ScheduledModel implements LanguageModel {
       }
     } finally {
       dispose();
+      await lease?.release();
     }
     if (!firstAt) return;
     this.estimator.observe({

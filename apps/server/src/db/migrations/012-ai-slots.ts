@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * The model server's slots, shared by every app server and worker on one PostgreSQL database
+ * (features/ai/shared-slots.ts): a row per slot, held by one call at a time under a lease that
+ * its process renews; a process that dies lets its leases expire within seconds.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('ai_slots')
+    .addColumn('slot', 'integer', (c) => c.primaryKey())
+    // The process holding it (null: free).
+    .addColumn('holder', 'text')
+    .addColumn('owner', 'text')
+    // Milliseconds since the epoch, by the database's clock: a lease past it is free.
+    .addColumn('expires_at', 'bigint')
+    .execute();
+}

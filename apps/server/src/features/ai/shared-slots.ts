@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { CallPriority } from './language-model';
+
+/**
+ * The model server's slots shared by every process of a deployment on PostgreSQL (app servers
+ * and workers), so the model server never gets more than AI_PARALLEL calls in total:
+ * - a slot is a row of `ai_slots`, taken with `UPDATE … WHERE slot = (SELECT … FOR UPDATE SKIP
+ *   LOCKED)`: two processes never take the same row;
+ * - each is held under a lease that its process renews every LEASE_MS / 4; a process that dies
+ *   (or stalls) stops renewing and its slots are free again LEASE_MS later;
+ * - room for people across processes too: with two slots or more, slot 0 is for interactive
+ *   calls only, so batch calls hold at most AI_PARALLEL − 1 in total;
+ * - a call that finds no free slot polls again every few tens of milliseconds.
+ * Each process's own scheduler (scheduler.ts) still decides which of its calls asks next.
+ */
+export const LEASE_MS = 5000;
+const POLL_MS = 25;
+
+export interface SharedSlotLease {
+  release(): Promise<void>;
+}
+
+export class SharedSlots {
+  private readonly process = randomUUID();
+  private readonly held = new Set<number>();
+  private renewer?: NodeJS.Timeout;
+  private ready?: Promise<void>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly capacity: number,
+    private readonly leaseMs = LEASE_MS,
+  ) {}
+
+  /** Waits for a free slot of the model server; rejects when the signal aborts first. */
+  async acquire(
+    priority: CallPriority,
+    owner: string,
+    signal?: AbortSignal,
+  ): Promise<SharedSlotLease> {
+    await (this.ready ??= this.createRows());
+    // With two slots or more, batch calls never take slot 0: it waits for a person.
+    const lowest = priority === 'batch' && this.capacity >= 2 ? 1 : 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const slot = await this.tryTake(lowest, owner);
+      if (slot !== undefined) return this.lease(slot);
+      await pause(POLL_MS + Math.random() * POLL_MS, signal);
+    }
+  }
+
+  /** Frees every slot this process holds (it is stopping). */
+  async close() {
+    clearInterval(this.renewer);
+    this.renewer = undefined;
+    await this.db
+      .updateTable('ai_slots')
+      .set({ holder: null, owner: null, expires_at: null })
+      .where('holder', '=', this.process)
+      .execute()
+      .catch(() => {});
+    this.held.clear();
+  }
+
+  private async createRows() {
+    const rows = Array.from({ length: this.capacity }, (_, slot) => ({ slot }));
+    await this.db
+      .insertInto('ai_slots')
+      .values(rows)
+      .onConflict((oc) => oc.column('slot').doNothing())
+      .execute();
+  }
+
+  private async tryTake(lowest: number, owner: string): Promise<number | undefined> {
+    const now = sql<string>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+    const row = await this.db
+      .updateTable('ai_slots')
+      .set({ holder: this.process, owner, expires_at: sql`${now} + ${this.leaseMs}` })
+      .where('slot', '=', (eb) =>
+        eb
+          .selectFrom('ai_slots as s')
+          .select('s.slot')
+          .where('s.slot', '>=', lowest)
+          .where('s.slot', '<', this.capacity)
+          .where((w) => w.or([w('s.holder', 'is', null), w('s.expires_at', '<', now)]))
+          .orderBy('s.slot', 'desc')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning('slot')
+      .executeTakeFirst();
+    return row?.slot;
+  }
+
+  private lease(slot: number): SharedSlotLease {
+    this.held.add(slot);
+    this.renewer ??= setInterval(() => void this.renew(), Math.floor(this.leaseMs / 4));
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.held.delete(slot);
+        if (this.held.size === 0) {
+          clearInterval(this.renewer);
+          this.renewer = undefined;
+        }
+        await this.db
+          .updateTable('ai_slots')
+          .set({ holder: null, owner: null, expires_at: null })
+          .where('slot', '=', slot)
+          .where('holder', '=', this.process)
+          .execute()
+          .catch(() => {}); // the lease expires by itself
+      },
+    };
+  }
+
+  private async renew() {
+    if (this.held.size === 0) return;
+    await this.db
+      .updateTable('ai_slots')
+      .set({
+        expires_at: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint + ${this.leaseMs}`,
+      })
+      .where('holder', '=', this.process)
+      .where('slot', 'in', [...this.held])
+      .execute()
+      .catch(() => {}); // a database hiccup: the next renewal tries again, well within the lease
+  }
+}
+
+function pause(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
