@@ -12,7 +12,8 @@ import { readBody, sendJson, type OpenAIRequestBody } from './openai-test-server
  *   (a waiting request that goes away leaves the queue at once);
  * - each slot keeps the prompt it last evaluated when the request asks `cache_prompt: true`: a
  *   prompt that starts the same way costs only its new part (llama.cpp's prompt cache, vLLM's
- *   prefix caching), and a request goes to the free slot whose cache fits it best.
+ *   prefix caching), and a request goes to the free slot whose cache fits it best (none: the
+ *   least recently used one, as llama.cpp does).
  *
  * Tokens are counted as 4 characters each (what the product estimates for servers that do not
  * report it), so the prompt cost follows what the product sends.
@@ -70,6 +71,8 @@ function commonPrefixTokens(a: string, b: string): number {
 
 interface SlotState {
   busy: boolean;
+  /** When it last took a request: with no cache to reuse, the least recently used goes first. */
+  usedAt: number;
   /** The prompt text whose evaluation the slot keeps (up to `cachedChars`). */
   cached: string;
 }
@@ -78,6 +81,7 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
   const calls: SlowCall[] = [];
   const slots: SlotState[] = Array.from({ length: opts.slots ?? 1 }, () => ({
     busy: false,
+    usedAt: 0,
     cached: '',
   }));
   const waiting: (() => void)[] = [];
@@ -104,11 +108,15 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
       if (gone.aborted) return undefined;
     }
     const free = slots.filter((s) => !s.busy);
+    // llama.cpp: the slot whose cache shares most with the prompt, else the least recently used.
     free.sort(
-      (a, b) => commonPrefixTokens(b.cached, prompt) - commonPrefixTokens(a.cached, prompt),
+      (a, b) =>
+        commonPrefixTokens(b.cached, prompt) - commonPrefixTokens(a.cached, prompt) ||
+        a.usedAt - b.usedAt,
     );
     const slot = free[0]!;
     slot.busy = true;
+    slot.usedAt = performance.now();
     return slot;
   }
 
