@@ -78,6 +78,19 @@ describe.each(testDialects())('job turns (%s)', (dialect) => {
     expect(await add(db, 'A3', '1', 2)).toEqual({ inserted: true });
   });
 
+  it('forgets idle owners, and gives a queued job whose owner row went missing its row back', async () => {
+    const db = await open();
+    await add(db, 'A1', '1');
+    await add(db, 'B1', '2');
+    expect(await claim(db)).toBe('A1');
+    await db.deleteFrom('jobs').where('id', '=', 'A1').execute();
+    await db.deleteFrom('job_owners').where('owner', '=', '2').execute();
+    await jobTurnsRepo.forgetIdleOwners(db);
+    const owners = await db.selectFrom('job_owners').select(['owner', 'served_at']).execute();
+    expect(owners).toEqual([{ owner: '2', served_at: null }]);
+    expect(await claim(db)).toBe('B1');
+  });
+
   it('never starts more than JOBS_PER_USER of one owner, whatever claims at once', async () => {
     const db = await open();
     for (let i = 1; i <= 6; i++) await add(db, `A${i}`, '1');

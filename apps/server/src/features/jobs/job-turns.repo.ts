@@ -70,7 +70,11 @@ export const jobTurnsRepo = {
     }
   },
 
-  /** Forgets owners with no job left (they count as never served next time). */
+  /**
+   * Forgets owners with no job left (they count as never served next time). A job inserted while
+   * its owner's row was being deleted would be left without one: the owners of queued jobs get
+   * their row back at once, so such a job waits one upkeep round at most.
+   */
   async forgetIdleOwners(db: Db) {
     await db
       .deleteFrom('job_owners')
@@ -81,6 +85,14 @@ export const jobTurnsRepo = {
           ),
         ),
       )
+      .execute();
+    await db
+      .insertInto('job_owners')
+      .columns(['owner'])
+      .expression((eb) =>
+        eb.selectFrom('jobs').select('jobs.owner').distinct().where('jobs.state', '=', 'queued'),
+      )
+      .onConflict((oc) => oc.column('owner').doNothing())
       .execute();
   },
 };
