@@ -166,6 +166,18 @@ export interface AiSlotsTable {
   expires_at: string | number | null;
 }
 
+export interface AiSlotWaitersTable {
+  id: string;
+  owner: string;
+  since: string | number;
+  expires_at: string | number;
+}
+
+export interface AiSlotTurnsTable {
+  owner: string;
+  served_at: string | number;
+}
+
 export interface JobPartsTable {
   job_id: string;
   /** A hash of the model call's prompt: the same call in a resumed job finds its answer here. */
@@ -187,6 +199,8 @@ export interface Database {
   jobs: JobsTable;
   job_owners: JobOwnersTable;
   ai_slots: AiSlotsTable;
+  ai_slot_waiters: AiSlotWaitersTable;
+  ai_slot_turns: AiSlotTurnsTable;
   job_parts: JobPartsTable;
   invitations: InvitationsTable;
   first_account: FirstAccountTable;

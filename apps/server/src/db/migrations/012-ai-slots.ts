@@ -15,4 +15,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Milliseconds since the epoch, by the database's clock: a lease past it is free.
     .addColumn('expires_at', 'bigint')
     .execute();
+  // Batch calls waiting for a slot, in every process (renewed while they wait), and when each
+  // owner was last given one: the owner served least recently goes next, whichever process asks.
+  await db.schema
+    .createTable('ai_slot_waiters')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('since', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('ai_slot_turns')
+    .addColumn('owner', 'text', (c) => c.primaryKey())
+    .addColumn('served_at', 'bigint', (c) => c.notNull())
+    .execute();
 }

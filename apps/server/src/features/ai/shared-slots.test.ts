@@ -87,6 +87,33 @@ describe.skipIf(!databaseUrl)(
       for (const p of processes) await p.close();
     });
 
+    it("takes turns between owners across processes: one owner's many waiting calls go after another's", async () => {
+      const [p1, p2] = [new SharedSlots(await open(), 2), new SharedSlots(await open(), 2)];
+      const db = handles[0]!.db;
+      const first = await p1.acquire('batch', 'A');
+      const order: string[] = [];
+      const waiting = [
+        ...[1, 2, 3].map((i) =>
+          p1.acquire('batch', 'A').then((lease) => (order.push(`A${i}`), lease)),
+        ),
+      ];
+      const listed = async () =>
+        (await db.selectFrom('ai_slot_waiters').select('owner').execute()).length;
+      await expect.poll(listed, { timeout: 10_000 }).toBe(3);
+      waiting.push(p2.acquire('batch', 'B').then((lease) => (order.push('B'), lease)));
+      await expect.poll(listed, { timeout: 10_000 }).toBe(4);
+      await first.release();
+      // One batch slot of two: each release lets the next in turn in.
+      for (let i = 0; i < 4; i++) {
+        await expect.poll(() => order.length, { timeout: 10_000 }).toBe(i + 1);
+        const lease = await waiting[['A1', 'A2', 'A3', 'B'].indexOf(order[i]!)]!;
+        await lease.release();
+      }
+      expect(order[0]).toBe('B');
+      await p1.close();
+      await p2.close();
+    }, 60_000);
+
     it('frees the slots of a process that dies, within its lease', async () => {
       let holder: NodeProcess | undefined;
       try {

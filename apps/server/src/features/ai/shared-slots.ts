@@ -12,11 +12,18 @@ import type { CallPriority } from './language-model';
  *   (or stalls) stops renewing and its slots are free again LEASE_MS later;
  * - room for people across processes too: with two slots or more, slot 0 is for interactive
  *   calls only, so batch calls hold at most AI_PARALLEL − 1 in total;
+ * - turns between owners across processes: a waiting batch call is listed in `ai_slot_waiters`
+ *   (renewed while it waits), and takes a slot only when its owner is the one served least
+ *   recently (`ai_slot_turns`) among the live waiters, so one user's calls from several
+ *   processes cannot outnumber another's;
  * - a call that finds no free slot polls again every few tens of milliseconds.
  * Each process's own scheduler (scheduler.ts) still decides which of its calls asks next.
  */
 export const LEASE_MS = 5000;
 const POLL_MS = 25;
+/** A waiting call not renewed for this long (its process died) no longer holds others back. */
+const WAITER_TTL_MS = 2000;
+const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 export interface SharedSlotLease {
   release(): Promise<void>;
@@ -43,12 +50,45 @@ export class SharedSlots {
     await (this.ready ??= this.createRows());
     // With two slots or more, batch calls never take slot 0: it waits for a person.
     const lowest = priority === 'batch' && this.capacity >= 2 ? 1 : 0;
-    for (;;) {
-      signal?.throwIfAborted();
-      const slot = await this.tryTake(lowest, owner);
-      if (slot !== undefined) return this.lease(slot);
-      await pause(POLL_MS + Math.random() * POLL_MS, signal);
+    const waiter = priority === 'batch' ? randomUUID() : undefined;
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        if (waiter) await this.stillWaiting(waiter, owner);
+        const slot = await this.tryTake(lowest, owner, waiter);
+        if (slot !== undefined) {
+          if (waiter) await this.served(owner);
+          return this.lease(slot);
+        }
+        await pause(POLL_MS + Math.random() * POLL_MS, signal);
+      }
+    } finally {
+      if (waiter)
+        await this.db
+          .deleteFrom('ai_slot_waiters')
+          .where('id', '=', waiter)
+          .execute()
+          .catch(() => {});
     }
+  }
+
+  /** Lists (or renews) a waiting batch call; a process that dies stops renewing it. */
+  private async stillWaiting(id: string, owner: string) {
+    const expires = sql<number>`${NOW_MS} + ${WAITER_TTL_MS}`;
+    await this.db
+      .insertInto('ai_slot_waiters')
+      .values({ id, owner, since: sql`${NOW_MS}`, expires_at: expires })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ expires_at: expires }))
+      .execute();
+  }
+
+  private async served(owner: string) {
+    await this.db
+      .insertInto('ai_slot_turns')
+      .values({ owner, served_at: sql`${NOW_MS}` })
+      .onConflict((oc) => oc.column('owner').doUpdateSet({ served_at: sql`${NOW_MS}` }))
+      .execute()
+      .catch(() => {});
   }
 
   /** Frees every slot this process holds (it is stopping). */
@@ -73,9 +113,13 @@ export class SharedSlots {
       .execute();
   }
 
-  private async tryTake(lowest: number, owner: string): Promise<number | undefined> {
-    const now = sql<string>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
-    const row = await this.db
+  private async tryTake(
+    lowest: number,
+    owner: string,
+    waiter: string | undefined,
+  ): Promise<number | undefined> {
+    const now = NOW_MS;
+    let update = this.db
       .updateTable('ai_slots')
       .set({ holder: this.process, owner, expires_at: sql`${now} + ${this.leaseMs}` })
       .where('slot', '=', (eb) =>
@@ -89,9 +133,25 @@ export class SharedSlots {
           .limit(1)
           .forUpdate()
           .skipLocked(),
-      )
-      .returning('slot')
-      .executeTakeFirst();
+      );
+    if (waiter) {
+      // Only the first live batch waiter in turn between owners may take a slot.
+      update = update.where(
+        (eb) =>
+          eb
+            .selectFrom('ai_slot_waiters as w')
+            .leftJoin('ai_slot_turns as t', 't.owner', 'w.owner')
+            .select('w.id')
+            .where('w.expires_at', '>', now)
+            .orderBy(sql`t.served_at nulls first`)
+            .orderBy('w.since')
+            .orderBy('w.id')
+            .limit(1),
+        '=',
+        waiter,
+      );
+    }
+    const row = await update.returning('slot').executeTakeFirst();
     return row?.slot;
   }
 
@@ -124,7 +184,7 @@ export class SharedSlots {
     await this.db
       .updateTable('ai_slots')
       .set({
-        expires_at: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint + ${this.leaseMs}`,
+        expires_at: sql`${NOW_MS} + ${this.leaseMs}`,
       })
       .where('holder', '=', this.process)
       .where('slot', 'in', [...this.held])
