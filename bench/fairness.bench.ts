@@ -222,7 +222,9 @@ async function flood() {
     await server.register('b@example.com'),
   ];
   // A first summary warms the server up (reader workers, parsers, JIT); the second is timed.
-  await (await summarize(server, other, report('bravo-warm-up', 20))).finished;
+  await (
+    await summarize(server, other, report('bravo-warm-up', 20))
+  ).finished;
   const alone = await (await summarize(server, other, report('bravo-alone', 20))).finished;
   const started = performance.now();
   const floods = await Promise.all(
