@@ -130,7 +130,12 @@ export class ScheduledModel implements LanguageModel {
         signal,
       );
       started = performance.now();
-      for await (const piece of this.inner.stream(turns, { ...opts, maxTokens, signal })) {
+      for await (const piece of this.inner.stream(turns, {
+        ...opts,
+        priority: opts.priority ?? 'batch',
+        maxTokens,
+        signal,
+      })) {
         if (!firstAt) firstAt = performance.now();
         reply += piece;
         yield piece;
