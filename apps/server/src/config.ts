@@ -127,6 +127,11 @@ const envSchema = z.object({
     .enum(['on', 'off', 'true', 'false'])
     .default('on')
     .transform((v) => v === 'on' || v === 'true'),
+  /** Send `cache_prompt: true` (llama.cpp server); off for servers that refuse unknown fields. */
+  AI_CACHE_PROMPT: z
+    .enum(['on', 'off', 'true', 'false'])
+    .default('on')
+    .transform((v) => v === 'on' || v === 'true'),
   /** How long a call that arrives while the model loads waits for it. */
   AI_LOAD_WAIT_MS: z.coerce.number().int().min(0).default(120_000),
   PROMPT_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_PROMPT_LIMIT),
@@ -151,6 +156,10 @@ const envSchema = z.object({
     .transform((v) => v === 'on' || v === 'true'),
   /** Jobs one process runs at once (their model calls still take turns in the scheduler). */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Jobs of one user (or anonymous address) running at once, across every process. */
+  JOBS_PER_USER: z.coerce.number().int().min(1).max(256).default(2),
+  /** Jobs of one user waiting to start; one more is refused with a 429 (nothing stored). */
+  JOBS_QUEUED_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
   /** A running job whose process has been silent this long is resumed by another one. */
   JOB_STALE_MS: z.coerce.number().int().min(500).default(30_000),
   /** Where `npm run worker` answers its health check. */

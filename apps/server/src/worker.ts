@@ -4,8 +4,9 @@ import { ConfigError, loadConfig } from './config';
 /**
  * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
  * servers of a deployment on PostgreSQL. It answers /api/health on WORKER_PORT for its health
- * check; a load balancer should not send users to it. Its share of the model is AI_PARALLEL (or
- * LLAMA_SEQUENCES) calls at once, like every app server's.
+ * check; a load balancer should not send users to it. An OpenAI-compatible model server's
+ * AI_PARALLEL slots are shared with the app servers through the database (features/ai/
+ * shared-slots.ts); an embedded model is its own, LLAMA_SEQUENCES calls at once.
  */
 async function main() {
   let config;

@@ -3,10 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { readBody, sendJson, type OpenAIRequestBody } from './openai-test-server';
 
 /**
- * An OpenAI-compatible server with the costs of a real small model on a CPU, for the scheduler's
- * tests and the fairness bench: ONE slot (requests wait their turn, first come first served,
- * like `llama-server -np 1`), prompts evaluated at a fixed speed and replies generated token by
- * token at another. A client that goes away frees the slot at once, queued or running.
+ * An OpenAI-compatible server with the costs of a real small model on a CPU (llama.cpp's
+ * `llama-server -np <slots>`), for the scheduler's tests and the fairness bench:
+ * - `slots` requests run at once (default 1); the others wait, first come first served;
+ * - the slots share one processor: with k busy slots each runs at 1/k of the speed;
+ * - a prompt is evaluated in batches of 2,048 tokens (`n_batch`) and the reply token by token; a
+ *   client that goes away frees its slot only between two of these steps, as llama.cpp does
+ *   (a waiting request that goes away leaves the queue at once);
+ * - each slot keeps the prompt it last evaluated when the request asks `cache_prompt: true`: a
+ *   prompt that starts the same way costs only its new part (llama.cpp's prompt cache, vLLM's
+ *   prefix caching), and a request goes to the free slot whose cache fits it best (none: the
+ *   least recently used one, as llama.cpp does).
  *
  * Tokens are counted as 4 characters each (what the product estimates for servers that do not
  * report it), so the prompt cost follows what the product sends.
@@ -16,11 +23,15 @@ export interface SlowModelOptions {
   generatedTokensPerSecond: number;
   /** Tokens of each reply (bounded by the request's max_tokens); default 20. */
   replyTokens?: number | ((body: OpenAIRequestBody) => number);
+  /** Requests run at once (llama.cpp `-np`); default 1. */
+  slots?: number;
 }
 
 export interface SlowCall {
   body: OpenAIRequestBody;
   promptTokens: number;
+  /** Tokens of the prompt found in the slot's cache (not evaluated again). */
+  cachedTokens: number;
   arrivedAt: number;
   startedAt?: number;
   firstTokenAt?: number;
@@ -32,38 +43,87 @@ export interface SlowCall {
 export interface SlowModelServer {
   url: string;
   calls: SlowCall[];
+  /** The most requests that were ever running at once (never more than `slots`, by design). */
+  readonly maxRunning: number;
+  /** The most requests that were ever open at once, running or waiting for a slot. */
+  readonly maxOpen: number;
   /** Resolves when no call is running or waiting. */
   idle(): Promise<void>;
-  /** Calls that reach the slot wait until the returned function is called. */
+  /** Calls that reach a slot wait until the returned function is called. */
   hold(): () => void;
   close(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(t);
-      resolve();
-    };
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** llama.cpp's default `n_batch`: the prompt is evaluated (and a cancel noticed) per batch. */
+export const PROMPT_BATCH_TOKENS = 2048;
+const CHARS_PER_TOKEN = 4;
 
-export const countTokens = (text: string) => Math.ceil(text.length / 4);
+export const countTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function commonPrefixTokens(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return Math.floor(i / CHARS_PER_TOKEN);
+}
+
+interface SlotState {
+  busy: boolean;
+  /** When it last took a request: with no cache to reuse, the least recently used goes first. */
+  usedAt: number;
+  /** The prompt text whose evaluation the slot keeps (up to `cachedChars`). */
+  cached: string;
+}
 
 export async function startSlowModelServer(opts: SlowModelOptions): Promise<SlowModelServer> {
   const calls: SlowCall[] = [];
-  let slot: Promise<void> = Promise.resolve();
+  const slots: SlotState[] = Array.from({ length: opts.slots ?? 1 }, () => ({
+    busy: false,
+    usedAt: 0,
+    cached: '',
+  }));
+  const waiting: (() => void)[] = [];
   let gate: Promise<void> = Promise.resolve();
   let pending = 0;
+  let running = 0;
+  let maxRunning = 0;
+  let maxOpen = 0;
   let idleWaiters: (() => void)[] = [];
   const settle = () => {
     if (pending === 0) for (const w of idleWaiters.splice(0)) w();
   };
+
+  /** One step of work on the shared processor: slower while other slots are busy too. */
+  const step = (msAlone: number) => sleep(msAlone * Math.max(1, running));
+
+  /** The free slot whose cache shares most with the prompt; waits for one (FIFO). */
+  async function takeSlot(prompt: string, gone: AbortSignal): Promise<SlotState | undefined> {
+    while (!slots.some((s) => !s.busy)) {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        gone.addEventListener('abort', () => resolve(), { once: true });
+      });
+      if (gone.aborted) return undefined;
+    }
+    const free = slots.filter((s) => !s.busy);
+    // llama.cpp: the slot whose cache shares most with the prompt, else the least recently used.
+    free.sort(
+      (a, b) =>
+        commonPrefixTokens(b.cached, prompt) - commonPrefixTokens(a.cached, prompt) ||
+        a.usedAt - b.usedAt,
+    );
+    const slot = free[0]!;
+    slot.busy = true;
+    slot.usedAt = performance.now();
+    return slot;
+  }
+
+  function freeSlot(slot: SlotState) {
+    slot.busy = false;
+    waiting.shift()?.();
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (req.method === 'GET' && req.url?.endsWith('/v1/models')) {
@@ -72,7 +132,7 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
     if (req.method !== 'POST' || !req.url?.endsWith('/v1/chat/completions')) {
       return sendJson(res, 404, { error: { message: 'Not found' } });
     }
-    const body = JSON.parse(await readBody(req)) as OpenAIRequestBody;
+    const body = JSON.parse(await readBody(req)) as OpenAIRequestBody & { cache_prompt?: boolean };
     const gone = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
@@ -81,44 +141,57 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
     const call: SlowCall = {
       body,
       promptTokens: countTokens(prompt),
+      cachedTokens: 0,
       arrivedAt: performance.now(),
       aborted: false,
     };
     calls.push(call);
     pending += 1;
-    // The one slot: each call runs after the previous one has finished or gone.
-    const previous = slot;
-    let free!: () => void;
-    slot = new Promise<void>((resolve) => (free = resolve));
+    maxOpen = Math.max(maxOpen, pending);
+    let slot: SlotState | undefined;
     try {
-      await Promise.race([
-        previous,
-        new Promise<void>((r) => gone.signal.addEventListener('abort', () => r())),
-      ]);
-      if (gone.signal.aborted) return;
+      slot = await takeSlot(prompt, gone.signal);
+      if (!slot) return;
       await gate;
+      // Gone before its first step: it never started.
       if (gone.signal.aborted) return;
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
       call.startedAt = performance.now();
-      await run(body, call, res, gone.signal);
+      try {
+        await run(body, prompt, call, slot, res, gone.signal);
+      } finally {
+        running -= 1;
+      }
     } finally {
-      // A call that left the queue early still lets the ones behind it wait for the running one.
-      await previous;
       call.aborted = gone.signal.aborted;
       call.endedAt = performance.now();
+      if (slot) freeSlot(slot);
       pending -= 1;
-      free();
       settle();
     }
   }
 
   async function run(
-    body: OpenAIRequestBody,
+    body: OpenAIRequestBody & { cache_prompt?: boolean },
+    prompt: string,
     call: SlowCall,
+    slot: SlotState,
     res: ServerResponse,
     gone: AbortSignal,
   ) {
-    await sleep((call.promptTokens / opts.promptTokensPerSecond) * 1000, gone);
-    if (gone.aborted) return;
+    const useCache = body.cache_prompt === true;
+    const cached = useCache ? commonPrefixTokens(slot.cached, prompt) : 0;
+    call.cachedTokens = Math.min(cached, call.promptTokens);
+    slot.cached = useCache ? slot.cached.slice(0, call.cachedTokens * CHARS_PER_TOKEN) : '';
+    for (let done = call.cachedTokens; done < call.promptTokens;) {
+      const batch = Math.min(PROMPT_BATCH_TOKENS, call.promptTokens - done);
+      await step((batch / opts.promptTokensPerSecond) * 1000);
+      done += batch;
+      // What has been evaluated stays in the slot's cache, even if the client goes now.
+      if (useCache) slot.cached = prompt.slice(0, done * CHARS_PER_TOKEN);
+      if (gone.aborted) return;
+    }
     const wanted =
       typeof opts.replyTokens === 'function' ? opts.replyTokens(body) : (opts.replyTokens ?? 20);
     const tokens = Math.max(1, Math.min(wanted, body.max_tokens ?? wanted));
@@ -130,7 +203,7 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
       // Each piece is one 4-character token, so the product counts what was generated.
       res.write(chunk({ content: i === 0 ? 'word' : ' wor' }, null));
       call.firstTokenAt ??= performance.now();
-      await sleep(perToken, gone);
+      await step(perToken);
       if (gone.aborted) return;
     }
     res.write(chunk({}, 'stop'));
@@ -145,6 +218,12 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
   return {
     url: `http://127.0.0.1:${port}/v1`,
     calls,
+    get maxRunning() {
+      return maxRunning;
+    },
+    get maxOpen() {
+      return maxOpen;
+    },
     hold() {
       let open!: () => void;
       gate = new Promise<void>((resolve) => (open = resolve));

@@ -4,6 +4,8 @@ import type { Dialect } from './database';
 import * as initial from './migrations/001-initial';
 import * as accounts from './migrations/002-accounts';
 import * as jobs from './migrations/010-jobs';
+import * as jobOwners from './migrations/011-job-owners';
+import * as aiSlots from './migrations/012-ai-slots';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -14,6 +16,8 @@ const migrations: Record<string, DialectMigration> = {
   '001-initial': initial,
   '002-accounts': accounts,
   '010-jobs': jobs,
+  '011-job-owners': jobOwners,
+  '012-ai-slots': aiSlots,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists

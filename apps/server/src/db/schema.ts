@@ -124,6 +124,8 @@ export interface JobsTable {
   /** A random UUID: for anonymous analyses, knowing it is what gives access. */
   id: string;
   user_id: number | null;
+  /** Who it counts for (turns, caps): the user id, or `ip:<address>` for an anonymous one. */
+  owner: string;
   kind: string;
   /** JSON of the job's input (see features/jobs/job-kinds.ts). */
   input: string;
@@ -149,6 +151,33 @@ export interface JobsTable {
   expires_at: string | null;
 }
 
+/** Each job owner's last turn: the owner served least recently goes next. */
+export interface JobOwnersTable {
+  owner: string;
+  served_at: string | null;
+}
+
+/** A slot of the model server, shared by every process (features/ai/shared-slots.ts). */
+export interface AiSlotsTable {
+  slot: number;
+  holder: string | null;
+  owner: string | null;
+  /** Epoch milliseconds (database clock); bigint comes back as a string on PostgreSQL. */
+  expires_at: string | number | null;
+}
+
+export interface AiSlotWaitersTable {
+  id: string;
+  owner: string;
+  since: string | number;
+  expires_at: string | number;
+}
+
+export interface AiSlotTurnsTable {
+  owner: string;
+  served_at: string | number;
+}
+
 export interface JobPartsTable {
   job_id: string;
   /** A hash of the model call's prompt: the same call in a resumed job finds its answer here. */
@@ -168,6 +197,10 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   used_captchas: UsedCaptchasTable;
   jobs: JobsTable;
+  job_owners: JobOwnersTable;
+  ai_slots: AiSlotsTable;
+  ai_slot_waiters: AiSlotWaitersTable;
+  ai_slot_turns: AiSlotTurnsTable;
   job_parts: JobPartsTable;
   invitations: InvitationsTable;
   first_account: FirstAccountTable;

@@ -4,6 +4,7 @@ import { createLanguageModel } from '../features/ai/create-model';
 import { instrumentModel } from '../features/ai/instrumented-model';
 import type { LanguageModel } from '../features/ai/language-model';
 import { ScheduledModel } from '../features/ai/scheduled-model';
+import { SharedSlots } from '../features/ai/shared-slots';
 import { WorkProgress } from '../features/ai/work-progress';
 
 declare module 'fastify' {
@@ -26,8 +27,18 @@ async function aiPlugin(app: FastifyInstance) {
   const model = new ScheduledModel(provider, {
     // The scheduler must own the order: never more calls than the model runs at once.
     capacity: created.capacity,
+    // One model server behind several processes (PostgreSQL): its slots are shared through the
+    // database. The embedded model is each process's own.
+    shared:
+      config.AI_BASE_URL && app.dialect === 'postgres'
+        ? new SharedSlots(app.db, created.capacity)
+        : undefined,
     preempt: config.AI_PREEMPT,
     loadWaitMs: config.AI_LOAD_WAIT_MS,
+    onPreempted: (ms) => {
+      metrics.modelPreemptions.inc();
+      metrics.modelPreemptedSeconds.inc(ms / 1000);
+    },
   });
   metrics.setModelCalls(() => ({
     waiting: model.scheduler.waiting,
@@ -42,4 +53,4 @@ async function aiPlugin(app: FastifyInstance) {
   app.addHook('onClose', () => app.ai.close());
 }
 
-export default fp(aiPlugin, { name: 'ai', dependencies: ['metrics'] });
+export default fp(aiPlugin, { name: 'ai', dependencies: ['metrics', 'db'] });

@@ -36,6 +36,7 @@ async function jobsPlugin(app: FastifyInstance, opts: JobsPluginOptions) {
     : new LocalJobQueue();
   const jobs = new Jobs({
     db: app.db,
+    dialect: app.dialect,
     storage: app.storage,
     queue,
     log: app.log,
@@ -43,6 +44,8 @@ async function jobsPlugin(app: FastifyInstance, opts: JobsPluginOptions) {
     // With SQLite this process is the only one: it must run the jobs.
     runsJobs: config.JOB_WORKER || !postgres,
     concurrency: config.JOB_CONCURRENCY,
+    perOwner: config.JOBS_PER_USER,
+    maxQueuedPerOwner: config.JOBS_QUEUED_PER_USER,
     staleMs: config.JOB_STALE_MS,
     pollMs: Math.min(1000, Math.max(100, Math.floor(config.JOB_STALE_MS / 10))),
     singleProcess: !postgres,

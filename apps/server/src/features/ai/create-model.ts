@@ -23,6 +23,7 @@ export async function createLanguageModel(
       apiKey: config.AI_API_KEY,
       model: config.AI_MODEL,
       timeoutMs: config.AI_TIMEOUT_MS,
+      cachePrompt: config.AI_CACHE_PROMPT,
     });
     return { model, capacity: config.AI_PARALLEL };
   }

@@ -17,10 +17,14 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /**
    * For the scheduler (features/ai/scheduler.ts): `interactive` when a person waits on the reply
-   * token by token (the default), `batch` for the many calls of a document action.
+   * token by token (chat, a question about a file, typed text to translate), `batch` (the
+   * default) for everything else: document actions and page-analysis insights.
    */
   priority?: CallPriority;
-  /** Whose call it is: batch calls take turns between owners (one user's summary cannot hog the model). */
+  /**
+   * Whose call it is: calls take turns between owners (one user's summary or burst of chats
+   * cannot hog the model). A user id, or `ip:<address>` for an anonymous page analysis.
+   */
   owner?: string | number;
   /** The long work this call belongs to, told of its queue position (see progress.ts). */
   work?: WorkHandle;

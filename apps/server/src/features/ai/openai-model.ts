@@ -23,6 +23,12 @@ export interface OpenAIModelOptions {
   timeoutMs: number;
   /** Context window to budget prompts with; servers do not report it in a standard way. */
   contextTokens?: number;
+  /**
+   * AI_CACHE_PROMPT: ask the server to keep each slot's prompt evaluated (llama.cpp's
+   * `cache_prompt`; vLLM and Ollama ignore it and cache prefixes by themselves), so a call the
+   * scheduler preempted resumes on its cache when it is sent again.
+   */
+  cachePrompt?: boolean;
   defaultMaxTokens?: number;
   fetch?: typeof fetch;
 }
@@ -84,6 +90,7 @@ export class OpenAIModel implements LanguageModel {
           messages: turns,
           stream: true,
           max_tokens: opts.maxTokens ?? this.opts.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+          ...(this.opts.cachePrompt ? { cache_prompt: true } : {}),
           ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
         }),
         signal,

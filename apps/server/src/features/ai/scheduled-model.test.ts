@@ -103,7 +103,8 @@ describe('the scheduled model', () => {
     const { model, running } = setup();
     const pieces: string[] = [];
     const done = (async () => {
-      for await (const p of model.stream(turns('stream me'))) pieces.push(p);
+      for await (const p of model.stream(turns('stream me'), { priority: 'interactive' }))
+        pieces.push(p);
     })();
     await expect.poll(() => running('stream me')).toBeDefined();
     running('stream me')!.send('one');
@@ -112,5 +113,48 @@ describe('the scheduled model', () => {
     running('stream me')!.finish();
     await done;
     expect(pieces).toEqual(['one', ' two']);
+  });
+
+  it('takes a call that names no priority as batch: read whole, behind a chat', async () => {
+    const { inner, call, running } = setup();
+    const hold = call('hold', { priority: 'interactive', owner: 9 });
+    await tick();
+    const unnamed = call('unnamed', { owner: 1 });
+    const chat = call('chat', { priority: 'interactive', owner: 2 });
+    await tick();
+    running('hold')!.finish();
+    await hold;
+    await expect.poll(() => running('chat')).toBeDefined();
+    running('chat')!.finish();
+    await chat;
+    await expect.poll(() => running('unnamed')).toBeDefined();
+    running('unnamed')!.send('a');
+    running('unnamed')!.send('b');
+    running('unnamed')!.finish();
+    await expect(unnamed).resolves.toBe('ab');
+    expect(inner.calls.map((c) => c.user)).toEqual(['hold', 'chat', 'unnamed']);
+  });
+
+  it('preempts a batch call once at most: the second chat waits for it', async () => {
+    const { inner, call, running } = setup();
+    const summary = call('part', { priority: 'batch', owner: 1 });
+    await tick();
+    const chat1 = call('chat1', { priority: 'interactive', owner: 2 });
+    await expect.poll(() => running('chat1')).toBeDefined();
+    running('chat1')!.finish();
+    await chat1;
+    await expect.poll(() => running('part')).toBeDefined();
+    const chat2 = call('chat2', { priority: 'interactive', owner: 3 });
+    await tick();
+    // The resumed call keeps its slot: it was preempted once already.
+    expect(inner.calls.filter((c) => c.user === 'part').map((c) => c.signal.aborted)).toEqual([
+      true,
+      false,
+    ]);
+    running('part')!.finish();
+    await summary;
+    await expect.poll(() => running('chat2')).toBeDefined();
+    running('chat2')!.finish();
+    await chat2;
   });
 });

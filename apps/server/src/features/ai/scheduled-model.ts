@@ -9,6 +9,7 @@ import {
   type ModelStatus,
 } from './language-model';
 import { Scheduler, type Slot } from './scheduler';
+import type { SharedSlots } from './shared-slots';
 
 /**
  * The model every feature uses: the provider behind the scheduler. Each call waits for the model
@@ -22,6 +23,14 @@ export interface ScheduledModelOptions {
   capacity: number;
   preempt: boolean;
   loadWaitMs: number;
+  /** Told of each preemption with the run time the preempted call loses at most (metrics). */
+  onPreempted?: (ranMs: number) => void;
+  /**
+   * The model server's slots shared with the deployment's other processes (shared-slots.ts): a
+   * call that has its turn here also takes one of them, so the server never gets more than
+   * AI_PARALLEL calls from all processes together.
+   */
+  shared?: Pick<SharedSlots, 'acquire' | 'close'>;
 }
 
 const DEFAULT_MAX_TOKENS = 512;
@@ -34,7 +43,11 @@ export class ScheduledModel implements LanguageModel {
     private readonly inner: LanguageModel,
     private readonly opts: ScheduledModelOptions,
   ) {
-    this.scheduler = new Scheduler({ capacity: opts.capacity, preempt: opts.preempt });
+    this.scheduler = new Scheduler({
+      capacity: opts.capacity,
+      preempt: opts.preempt,
+      onPreempted: opts.onPreempted,
+    });
   }
 
   status(): ModelStatus {
@@ -55,12 +68,14 @@ export class ScheduledModel implements LanguageModel {
 
   async close() {
     this.scheduler.rejectAll(new ModelUnavailableError('the server is shutting down'));
+    await this.opts.shared?.close();
     await this.inner.close();
   }
 
   async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
     await this.untilLoaded(opts.signal);
-    const priority = opts.priority ?? 'interactive';
+    // Said, never assumed: a call that names no priority is document work.
+    const priority = opts.priority ?? 'batch';
     const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
     const promptTokens = turns.reduce((n, t) => n + this.inner.countTokens(t.content) + 8, 0);
     const request = {
@@ -104,17 +119,30 @@ export class ScheduledModel implements LanguageModel {
     maxTokens: number,
   ): AsyncGenerator<string> {
     const { signal, dispose } = linkSignals(opts.signal, slot.signal);
-    const started = performance.now();
+    let lease: { release(): Promise<void> } | undefined;
     let firstAt = 0;
     let reply = '';
+    let started = performance.now();
     try {
-      for await (const piece of this.inner.stream(turns, { ...opts, maxTokens, signal })) {
+      lease = await this.opts.shared?.acquire(
+        opts.priority ?? 'batch',
+        String(opts.owner ?? ''),
+        signal,
+      );
+      started = performance.now();
+      for await (const piece of this.inner.stream(turns, {
+        ...opts,
+        priority: opts.priority ?? 'batch',
+        maxTokens,
+        signal,
+      })) {
         if (!firstAt) firstAt = performance.now();
         reply += piece;
         yield piece;
       }
     } finally {
       dispose();
+      await lease?.release();
     }
     if (!firstAt) return;
     this.estimator.observe({

@@ -32,7 +32,7 @@ describe('scheduler', () => {
   it('never runs more calls than it has slots', async () => {
     const s = new Scheduler({ capacity: 2, preempt: true });
     const r = recorder(s);
-    for (const name of ['a', 'b', 'c', 'd']) void r.take(name, batch(name));
+    for (const name of ['a', 'b', 'c', 'd']) void r.take(name, interactive(name));
     await r.settle();
     expect(r.granted).toEqual(['a', 'b']);
     expect(s.busy).toBe(2);
@@ -76,39 +76,106 @@ describe('scheduler', () => {
     expect(r.granted).toEqual(['hold', 'A1', 'B1', 'C1', 'A2', 'B2', 'A3', 'A4']);
   });
 
+  it('keeps one slot of two or more for people: batch calls use at most capacity − 1', async () => {
+    const s = new Scheduler({ capacity: 3, preempt: false });
+    const r = recorder(s);
+    for (const name of ['a', 'b', 'c']) void r.take(name, batch(name));
+    await r.settle();
+    expect(r.granted).toEqual(['a', 'b']);
+    void r.take('chat', interactive());
+    await r.settle();
+    expect(r.granted).toEqual(['a', 'b', 'chat']);
+    // With one slot, batch calls may use it (nothing else could run them).
+    const one = new Scheduler({ capacity: 1, preempt: false });
+    const o = recorder(one);
+    void o.take('a', batch('A'));
+    await o.settle();
+    expect(o.granted).toEqual(['a']);
+  });
+
+  it('lets owners take turns with interactive calls too', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: false });
+    const r = recorder(s);
+    void r.take('hold', interactive('X'));
+    await r.settle();
+    for (let i = 1; i <= 3; i++) void r.take(`A${i}`, interactive('A'));
+    void r.take('B1', interactive('B'));
+    await r.settle();
+    for (let i = 0; i < 4; i++) {
+      r.slots.get(r.granted.at(-1)!)!.release();
+      await r.settle();
+    }
+    expect(r.granted).toEqual(['hold', 'A1', 'B1', 'A2', 'A3']);
+  });
+
   it('preempts the batch call that has run least for a waiting interactive call', async () => {
     let now = 0;
-    const s = new Scheduler({ capacity: 2, preempt: true, now: () => now });
+    const lost: number[] = [];
+    const s = new Scheduler({
+      capacity: 3,
+      preempt: true,
+      now: () => now,
+      onPreempted: (ms) => lost.push(ms),
+    });
     const r = recorder(s);
     void r.take('old', batch('A'));
     now = 100;
     void r.take('young', batch('B'));
     await r.settle();
     void r.take('queued', batch('C'));
-    void r.take('chat', interactive());
+    void r.take('chat1', interactive('p'));
+    await r.settle();
+    // The free slot goes to the first chat: nobody is preempted for it.
+    expect(r.granted).toEqual(['old', 'young', 'chat1']);
+    now = 300;
+    void r.take('chat2', interactive('q'));
     await r.settle();
     const young = r.slots.get('young')!;
     expect(young.preempted).toBe(true);
     expect(young.signal.reason).toBeInstanceOf(PreemptedError);
     expect(r.slots.get('old')!.preempted).toBe(false);
+    expect(lost).toEqual([200]);
+    expect(s.preemptedMs).toBe(200);
     // The slot goes to the chat once the preempted call has let go of it.
-    expect(r.granted).not.toContain('chat');
+    expect(r.granted).not.toContain('chat2');
     young.release();
     await r.settle();
-    expect(r.granted.at(-1)).toBe('chat');
+    expect(r.granted.at(-1)).toBe('chat2');
     // The preempted call comes back before the other batch calls.
     void r.take('young again', batch('B', { requeued: true }));
     await r.settle();
-    r.slots.get('chat')!.release();
+    r.slots.get('chat2')!.release();
     await r.settle();
     expect(r.granted.at(-1)).toBe('young again');
   });
 
+  it('preempts a batch call at most once, and not once it has run most of its estimate', async () => {
+    let now = 0;
+    const s = new Scheduler({ capacity: 1, preempt: true, now: () => now });
+    const r = recorder(s);
+    void r.take('again', batch('A', { requeued: true }));
+    await r.settle();
+    void r.take('chat', interactive());
+    await r.settle();
+    expect(r.slots.get('again')!.preempted).toBe(false);
+    r.slots.get('again')!.release();
+    await r.settle();
+    r.slots.get('chat')!.release();
+    void r.take('long', batch('A', { estimateMs: 1000 }));
+    await r.settle();
+    now = 501;
+    void r.take('chat2', interactive());
+    await r.settle();
+    expect(r.slots.get('long')!.preempted).toBe(false);
+    expect(s.preemptions).toBe(0);
+  });
+
   it('preempts one batch call per waiting interactive call, and none with AI_PREEMPT=off', async () => {
-    const s = new Scheduler({ capacity: 2, preempt: true });
+    const s = new Scheduler({ capacity: 3, preempt: true });
     const r = recorder(s);
     void r.take('b1', batch('A'));
     void r.take('b2', batch('B'));
+    void r.take('chat0', interactive('p'));
     await r.settle();
     void r.take('chat', interactive());
     await r.settle();

@@ -1,13 +1,19 @@
 import type { CallPriority, WorkHandle } from './language-model';
+import { OwnerTurns } from './owner-turns';
 
 /**
  * The one queue in front of the model. It never runs more calls than the model has slots
  * (`capacity`), so its own order — not the upstream server's — decides who goes next:
  * - interactive calls (a person waits token by token) before batch calls (document work);
- * - batch calls take turns between owners (round-robin: the owner served least recently goes
- *   next, so one who comes and goes keeps no advantage), first in, first out within an owner;
- * - preemption: when an interactive call finds every slot busy with batch calls, the batch call
- *   that has run least is aborted and re-queued at the head of the batch queue;
+ * - within each priority, owners take turns (owner-turns.ts): one user's burst of chats or
+ *   summaries cannot hold another's back;
+ * - room for people: with two slots or more, batch calls use at most `capacity − 1` of them, so a
+ *   chat never waits for document work;
+ * - preemption, within a budget: when an interactive call finds every slot busy with batch calls,
+ *   the batch call that has run least is aborted and re-queued ahead of the other batch calls;
+ *   a call is preempted at most once, and never once it has run more than half its estimate.
+ *   The run time preempted calls had had is counted (`preemptedMs`): the most they lost (with a
+ *   prompt cache on the model server, the resumed call redoes less);
  * - every waiting call knows its position and an estimate of its wait.
  * The scheduler only hands out slots; scheduled-model.ts runs the calls in them.
  */
@@ -18,7 +24,7 @@ export interface SlotRequest {
   estimateMs: number;
   work?: WorkHandle;
   signal?: AbortSignal;
-  /** A preempted call coming back: it goes before every other batch call. */
+  /** A preempted call coming back: it goes before every other batch call, never preempted again. */
   requeued?: boolean;
 }
 
@@ -30,31 +36,14 @@ export interface Slot {
   release(): void;
 }
 
+/** A batch call that has run more than this share of its estimate is left to finish. */
+const PREEMPT_BEFORE_SHARE = 0.5;
+
 interface Ticket extends SlotRequest {
   grant(slot: Slot): void;
   fail(err: unknown): void;
   startedAt?: number;
   preemption?: AbortController;
-}
-
-/** Owners whose last turn is remembered, at most (beyond that, idle ones are forgotten). */
-const MAX_REMEMBERED_OWNERS = 10_000;
-
-/** The owner served longest ago (never served counts as longest); ties go to the first waiting. */
-function leastRecentlyServed(
-  owners: Iterable<string>,
-  served: Map<string, number>,
-): string | undefined {
-  let best: string | undefined;
-  let bestAt = Infinity;
-  for (const o of owners) {
-    const at = served.get(o) ?? -1;
-    if (at < bestAt) {
-      best = o;
-      bestAt = at;
-    }
-  }
-  return best;
 }
 
 export class PreemptedError extends Error {
@@ -69,18 +58,20 @@ export interface SchedulerOptions {
   /** AI_PREEMPT: interactive calls may interrupt batch calls (default true). */
   preempt: boolean;
   now?: () => number;
+  /** Told of each preemption, with the run time the preempted call had had (for the metrics). */
+  onPreempted?: (ranMs: number) => void;
 }
 
 export class Scheduler {
   private readonly running = new Set<Ticket>();
-  private readonly interactive: Ticket[] = [];
+  private readonly interactive = new OwnerTurns<Ticket>();
   /** Preempted batch calls, which run before any other batch call. */
   private readonly requeued: Ticket[] = [];
-  /** Batch calls per owner, and when each owner was last served (a rising sequence number). */
-  private readonly batch = new Map<string, Ticket[]>();
-  private readonly served = new Map<string, number>();
-  private serveCount = 0;
+  private readonly batch = new OwnerTurns<Ticket>();
   private readonly now: () => number;
+  /** Run time of the batch calls that were preempted, in total (the most that was lost). */
+  preemptedMs = 0;
+  preemptions = 0;
 
   constructor(private readonly opts: SchedulerOptions) {
     if (opts.capacity < 1) throw new Error('the scheduler needs at least one slot');
@@ -91,11 +82,14 @@ export class Scheduler {
     return this.opts.capacity;
   }
 
+  /** Slots batch calls may hold at once: all but one when there are two or more. */
+  get batchCapacity() {
+    return Math.max(1, this.opts.capacity - 1);
+  }
+
   /** Calls waiting for a slot. */
   get waiting(): number {
-    let n = this.interactive.length + this.requeued.length;
-    for (const q of this.batch.values()) n += q.length;
-    return n;
+    return this.interactive.size + this.requeued.length + this.batch.size;
   }
 
   get busy(): number {
@@ -145,72 +139,43 @@ export class Scheduler {
 
   /** Fails every waiting call (shutdown). */
   rejectAll(err: unknown) {
-    const all = this.order();
-    this.interactive.length = 0;
+    const all = [...this.interactive.clear(), ...this.requeued, ...this.batch.clear()];
     this.requeued.length = 0;
-    this.batch.clear();
-    for (const t of all) (t as Ticket).fail(err);
+    for (const t of all) t.fail(err);
   }
 
   private enqueue(t: Ticket) {
     if (t.priority === 'interactive') this.interactive.push(t);
     else if (t.requeued) this.requeued.unshift(t);
-    else {
-      const q = this.batch.get(t.owner);
-      if (q) q.push(t);
-      else this.batch.set(t.owner, [t]);
-    }
+    else this.batch.push(t);
   }
 
   /** Removes a waiting ticket; false when it was not waiting (already running or gone). */
   private dequeue(t: Ticket): boolean {
-    const lists = [this.interactive, this.requeued, this.batch.get(t.owner) ?? []];
-    for (const list of lists) {
-      const i = list.indexOf(t);
-      if (i >= 0) {
-        list.splice(i, 1);
-        this.dropOwnerIfEmpty(t.owner);
-        return true;
-      }
+    const i = this.requeued.indexOf(t);
+    if (i >= 0) {
+      this.requeued.splice(i, 1);
+      return true;
     }
-    return false;
+    return this.interactive.remove(t) || this.batch.remove(t);
   }
 
-  private dropOwnerIfEmpty(owner: string) {
-    if (this.batch.get(owner)?.length === 0) this.batch.delete(owner);
+  private batchRunning(): number {
+    let n = 0;
+    for (const t of this.running) if (t.priority === 'batch') n += 1;
+    return n;
   }
 
   private next(): Ticket | undefined {
-    const first = this.interactive.shift() ?? this.requeued.shift();
+    const first = this.interactive.shift();
     if (first) return first;
-    const owner = leastRecentlyServed(this.batch.keys(), this.served);
-    if (owner === undefined) return undefined;
-    const t = this.batch.get(owner)!.shift()!;
-    this.served.set(owner, ++this.serveCount);
-    if (this.served.size > MAX_REMEMBERED_OWNERS) this.forgetIdleOwners();
-    this.dropOwnerIfEmpty(owner);
-    return t;
+    if (this.batchRunning() >= this.batchCapacity) return undefined;
+    return this.requeued.shift() ?? this.batch.shift();
   }
 
   /** The waiting tickets in dispatch order, without changing anything. */
   private order(): Ticket[] {
-    const out = [...this.interactive, ...this.requeued];
-    const queues = new Map([...this.batch].map(([o, q]) => [o, [...q]]));
-    const served = new Map(this.served);
-    let count = this.serveCount;
-    for (;;) {
-      const owner = leastRecentlyServed(queues.keys(), served);
-      if (owner === undefined) return out;
-      const q = queues.get(owner)!;
-      out.push(q.shift()!);
-      served.set(owner, ++count);
-      if (q.length === 0) queues.delete(owner);
-    }
-  }
-
-  /** Owners with nothing waiting are forgotten: next time they count as never served. */
-  private forgetIdleOwners() {
-    for (const owner of this.served.keys()) if (!this.batch.has(owner)) this.served.delete(owner);
+    return [...this.interactive.order(), ...this.requeued, ...this.batch.order()];
   }
 
   private dispatch() {
@@ -242,17 +207,28 @@ export class Scheduler {
     });
   }
 
+  /** Whether a running batch call may still be preempted (its budget: once, and early). */
+  private preemptible(t: Ticket, now: number): boolean {
+    if (t.priority !== 'batch' || t.requeued || t.preemption!.signal.aborted) return false;
+    return now - t.startedAt! <= t.estimateMs * PREEMPT_BEFORE_SHARE;
+  }
+
   /** Takes slots from batch calls for the interactive calls that wait, one each. */
   private preemptFor() {
     if (!this.opts.preempt) return;
+    const now = this.now();
     const running = [...this.running];
     let yielding = running.filter((t) => t.preemption!.signal.aborted).length;
     const candidates = running
-      .filter((t) => t.priority === 'batch' && !t.preemption!.signal.aborted)
+      .filter((t) => this.preemptible(t, now))
       // The call that has run least loses the least work.
       .sort((a, b) => b.startedAt! - a.startedAt!);
     for (const t of candidates) {
-      if (this.interactive.length <= yielding) return;
+      if (this.interactive.size <= yielding) return;
+      const ranMs = now - t.startedAt!;
+      this.preemptedMs += ranMs;
+      this.preemptions += 1;
+      this.opts.onPreempted?.(ranMs);
       t.preemption!.abort(new PreemptedError());
       yielding += 1;
     }

@@ -60,6 +60,7 @@ export async function analysisRoutes(fastify: FastifyInstance) {
         const jobId = await app.jobs.create({
           kind,
           userId: request.authUser?.id ?? null,
+          address: request.ip,
           about: { url },
           input: { url } satisfies AnalysisJobInput,
         });

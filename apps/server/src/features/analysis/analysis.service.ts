@@ -25,6 +25,8 @@ export interface AnalysisDeps {
   signal?: AbortSignal;
   /** The job's progress: which stage the analysis is in (fetching, auditing, writing insights). */
   progress?: WorkProgress;
+  /** Whose analysis it is (the job's owner), for the model's turns between owners. */
+  owner?: string;
 }
 
 const ROBOTS_MAX_BYTES = 512 * 1024; // Google reads the first 500 KiB
@@ -75,6 +77,7 @@ export async function analyseAccessibility(
     findingsPrompt(page.url, score, lines),
     deps.signal,
     deps.progress,
+    deps.owner,
   );
   return {
     url: page.url,
@@ -162,6 +165,7 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
     findingsPrompt(page.url, score, lines),
     deps.signal,
     deps.progress,
+    deps.owner,
   );
   return {
     url: page.url,

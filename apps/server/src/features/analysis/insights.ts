@@ -52,6 +52,8 @@ export async function writeInsights(
   findings: string,
   signal?: AbortSignal,
   work?: WorkHandle,
+  /** The user id, or `ip:<address>` of an anonymous analysis: owners take turns at the model. */
+  owner?: string,
 ): Promise<string> {
   const status = model.status();
   // A model still loading is waited for (the scheduler's AI_LOAD_WAIT_MS), not given up on.
@@ -67,6 +69,10 @@ export async function writeInsights(
       temperature: 0.2,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       work,
+      owner,
+      // Batch: the advice is read whole, as part of the analysis's result; nobody waits token by
+      // token, and a chat should not wait for it.
+      priority: 'batch',
     });
     return text.trim() || 'Analysis completed, but no detailed insights available.';
   } catch (err) {

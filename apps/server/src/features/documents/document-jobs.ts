@@ -45,7 +45,7 @@ export function registerDocumentJobs(
 ) {
   const deps = (ctx: JobContext): AiDeps => ({
     ai,
-    owner: ctx.userId ?? undefined,
+    owner: ctx.owner,
     progress: ctx.progress,
     signal: ctx.signal,
     parts: ctx.parts,

@@ -13,8 +13,10 @@ export interface PartCache {
 
 export interface JobContext<Input = unknown> {
   jobId: string;
-  /** The owner, or null for an anonymous page analysis. */
+  /** The user, or null for an anonymous page analysis. */
   userId: number | null;
+  /** Who the job counts for (turns, caps, the model's turns): the user id, or `ip:<address>`. */
+  owner: string;
   input: Input;
   progress: WorkProgress;
   /** Aborted when the job is cancelled, taken over by another process, or this one stops. */

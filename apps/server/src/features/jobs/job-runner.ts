@@ -28,6 +28,8 @@ export interface JobRunnerDeps {
   onEnded(jobId: string): Promise<void>;
   /** Puts a job this process had to give up back into the queue. */
   requeue(jobId: string): Promise<void>;
+  /** Claims the next job in turn between owners (job-turns.repo.ts); undefined when none may start. */
+  claimNext(workerId: string, now: string): Promise<string | undefined>;
 }
 
 class Shutdown extends Error {}
@@ -51,6 +53,27 @@ export class JobRunner {
     if (this.stopping) return;
     const { db, workerId } = this.deps;
     if (!(await jobsRepo.claim(db, jobId, workerId, iso()))) return;
+    await this.execute(jobId);
+  }
+
+  /**
+   * Claims and runs the next job in turn between owners; answers whether there was one. Never
+   * throws (a database error means no job this time; the next wake-up tries again).
+   */
+  async runNext(): Promise<boolean> {
+    if (this.stopping) return false;
+    const jobId = await this.deps.claimNext(this.deps.workerId, iso()).catch((err: unknown) => {
+      this.deps.log.error({ err }, 'job: could not claim the next job');
+      return undefined;
+    });
+    if (!jobId) return false;
+    await this.execute(jobId);
+    return true;
+  }
+
+  /** Runs a job this process has claimed. */
+  private async execute(jobId: string): Promise<void> {
+    const { db, workerId } = this.deps;
     const job = await jobsRepo.find(db, jobId);
     if (!job) return;
     const controller = new AbortController();
@@ -76,6 +99,7 @@ export class JobRunner {
       const result = await handler({
         jobId,
         userId: job.user_id,
+        owner: job.owner,
         input: JSON.parse(job.input) as unknown,
         progress,
         signal: controller.signal,

@@ -11,7 +11,10 @@ export type JobRow = JobsTable;
 export const ACTIVE: JobState[] = ['queued', 'running'];
 
 export const jobsRepo = {
-  async insert(db: Db, row: Pick<JobRow, 'id' | 'user_id' | 'kind' | 'input' | 'created_at'>) {
+  async insert(
+    db: Db,
+    row: Pick<JobRow, 'id' | 'user_id' | 'owner' | 'kind' | 'input' | 'created_at'>,
+  ) {
     await db
       .insertInto('jobs')
       .values({ ...row, state: 'queued', attempts: 0, queued_at: row.created_at })

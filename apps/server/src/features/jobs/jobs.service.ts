@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Job, JobKind, ProgressEvent } from '@inkwell/contract';
-import type { Db } from '../../db/database';
-import { notFound } from '../../lib/http-error';
+import type { Db, Dialect } from '../../db/database';
+import { notFound, tooManyRequests } from '../../lib/http-error';
 import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai/work-progress';
 import { JobBus } from './job-bus';
 import { JobKinds, type JobHandler } from './job-kinds';
 import { JobRunner } from './job-runner';
 import { hasEnded, watchJob } from './job-watch';
+import { jobTurnsRepo } from './job-turns.repo';
 import { jobsRepo, type JobRow } from './jobs.repo';
 import type { JobQueue } from './queue/job-queue';
 
@@ -20,6 +21,7 @@ import type { JobQueue } from './queue/job-queue';
  */
 export interface JobsOptions {
   db: Db;
+  dialect: Dialect;
   storage: Storage;
   queue: JobQueue;
   log: FastifyBaseLogger;
@@ -27,6 +29,10 @@ export interface JobsOptions {
   /** JOB_WORKER: whether this process runs jobs. */
   runsJobs: boolean;
   concurrency: number;
+  /** JOBS_PER_USER: jobs of one owner running at once, across every process. */
+  perOwner: number;
+  /** JOBS_QUEUED_PER_USER: jobs of one owner waiting; one more is refused with a 429. */
+  maxQueuedPerOwner: number;
   /** A running job whose heartbeat is older than this is taken over (JOB_STALE_MS). */
   staleMs: number;
   /** Database polls of jobs that run in another process. */
@@ -41,6 +47,8 @@ export type JobAbout = Job['about'];
 export interface NewJob {
   kind: JobKind;
   userId: number | null;
+  /** The client's address: owns an anonymous job (its turns and caps). */
+  address?: string;
   about: JobAbout;
   /** The kind's own input (a file reference, fields). */
   input: Record<string, unknown>;
@@ -51,6 +59,12 @@ export interface NewJob {
 export const KEEP_MS = 24 * 3600_000;
 const inputKey = (jobId: string) => `jobs/${jobId}/input`;
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
+/** A queue message that names no job: "look for the next job in turn". */
+const WAKE = 'next';
+
+/** Who a job counts for: its user, or the client's address for an anonymous page analysis. */
+export const jobOwner = (userId: number | null, address?: string) =>
+  userId !== null ? String(userId) : `ip:${address ?? 'unknown'}`;
 
 export class Jobs {
   readonly kinds = new JobKinds();
@@ -74,6 +88,8 @@ export class Jobs {
         await jobsRepo.release(opts.db, id, this.workerId, iso());
         if (!opts.singleProcess) await this.send(id);
       },
+      claimNext: (worker, now) =>
+        jobTurnsRepo.claimNext(opts.db, opts.dialect, worker, now, opts.perOwner),
     });
   }
 
@@ -88,7 +104,8 @@ export class Jobs {
         for (const id of await jobsRepo.requeueAllRunning(this.opts.db))
           await this.opts.queue.enqueue(id);
       }
-      await this.opts.queue.consume(this.opts.concurrency, (id) => this.runner.run(id));
+      // A queue message says "a job is ready", not which: the next in turn between owners runs.
+      await this.opts.queue.consume(this.opts.concurrency, () => this.runNext());
     }
     const every = Math.max(250, Math.floor(this.opts.staleMs / 2));
     this.maintenance = setInterval(() => void this.maintain().catch(() => {}), every);
@@ -101,16 +118,37 @@ export class Jobs {
     await this.opts.queue.close();
   }
 
+  /**
+   * Queues a job, or refuses it with a 429 when its owner already has JOBS_QUEUED_PER_USER
+   * waiting (then nothing is stored: neither the row nor the upload).
+   */
   async create(job: NewJob): Promise<string> {
+    const { db, dialect, maxQueuedPerOwner } = this.opts;
     const id = randomUUID();
+    const owner = jobOwner(job.userId, job.address);
     if (job.upload) await this.opts.storage.put(inputKey(id), Readable.from(job.upload));
-    await jobsRepo.insert(this.opts.db, {
+    const row = {
       id,
       user_id: job.userId,
+      owner,
       kind: job.kind,
       input: JSON.stringify({ ...job.input, about: job.about }),
       created_at: iso(),
-    });
+    };
+    const outcome = await jobTurnsRepo
+      .insertWithinCap(db, dialect, row, maxQueuedPerOwner)
+      .catch(async (err: unknown) => {
+        await this.deleteInput(id);
+        throw err;
+      });
+    if (!outcome.inserted) {
+      await this.deleteInput(id);
+      throw tooManyRequests(
+        `You have ${outcome.waiting} jobs waiting to start, the most one user may have ` +
+          `(JOBS_QUEUED_PER_USER). Wait for some to finish, or cancel some, and try again.`,
+        5,
+      );
+    }
     await this.send(id);
     return id;
   }
@@ -175,6 +213,12 @@ export class Jobs {
       }
     }
     for (const id of await jobsRepo.deleteExpired(db, iso(now))) await this.deleteInput(id);
+    await jobTurnsRepo.forgetIdleOwners(db);
+  }
+
+  /** Runs the next job in turn; once it ends, another may start (one its owner's cap held back). */
+  private async runNext() {
+    if (await this.runner.runNext()) await this.opts.queue.enqueue(WAKE).catch(() => {});
   }
 
   private async send(id: string) {

@@ -17,6 +17,8 @@ export interface SiteAnalysisDeps {
   allowHosts: readonly string[];
   chromiumPath?: string;
   signal?: AbortSignal;
+  /** Whose analysis it is (the job's owner), for the model's turns between owners. */
+  owner?: string;
 }
 
 /** What the analysis tells whoever follows it (a job's WorkProgress). */
@@ -68,6 +70,8 @@ export async function analyseSite(
     'site',
     sitePrompt(crawl.startUrl, pages, issues),
     deps.signal,
+    undefined,
+    deps.owner,
   );
   progress.partDone();
   return { start_url: crawl.startUrl, pages, issues, disallowed: crawl.disallowed, ai_insights };

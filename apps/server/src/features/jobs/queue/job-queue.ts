@@ -1,6 +1,8 @@
 /**
  * Where jobs wait for a process to run them. The job's own row (jobs.repo.ts) holds its state;
- * the queue only says "job X is ready" to one of the processes consuming it.
+ * the queue only says "a job is ready" to one of the processes consuming it, which then starts the
+ * next job in turn between owners (job-turns.repo.ts): the message's job id is a hint only, so
+ * one owner's flood of messages cannot put another owner's job behind it.
  * - PostgreSQL: pg-boss (pg-boss-job-queue.ts), shared by every app server and worker.
  * - SQLite: an in-process queue (local-job-queue.ts) over the same job table.
  */

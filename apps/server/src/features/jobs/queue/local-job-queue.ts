@@ -1,8 +1,10 @@
 import type { JobQueue } from './job-queue';
 
 /**
- * The queue of a single process (SQLite): job ids in memory, run in order, `concurrency` at a
- * time. What it held when the process stopped is found again in the job table at start-up.
+ * The queue of a single process (SQLite): "a job is ready" messages in memory, `concurrency` at a
+ * time. Each message lets the consumer start the next job in turn between owners (which job is
+ * chosen from the job table: job-turns.repo.ts), so messages are not deduplicated. What it held
+ * when the process stopped is found again in the job table at start-up.
  */
 export class LocalJobQueue implements JobQueue {
   private readonly waiting: string[] = [];
@@ -12,7 +14,7 @@ export class LocalJobQueue implements JobQueue {
   private closed = false;
 
   async enqueue(jobId: string) {
-    if (!this.waiting.includes(jobId)) this.waiting.push(jobId);
+    this.waiting.push(jobId);
     this.pump();
     return undefined;
   }

@@ -3,7 +3,10 @@ import type { JobQueue } from './job-queue';
 
 /**
  * The queue of a deployment on PostgreSQL: pg-boss, so any app server or `npm run worker` process
- * takes the next job, each job goes to one of them, and messages survive restarts.
+ * with a free place is woken, and messages survive restarts. pg-boss's order is first in, first
+ * out (its v10 policy queues, singleton and stately, allow one active job per `singletonKey`, not
+ * a cap of N, and give no turns between keys), so a message only says "a job is ready": the process that takes it picks the next job in
+ * turn between owners from the job table (job-turns.repo.ts, `FOR UPDATE SKIP LOCKED`).
  *
  * pg-boss only knows a message is lost when it expires (it has no heartbeat); our job row has one
  * (jobs.repo.ts heartbeat, JOB_STALE_MS), and a job whose worker went silent is put back with a

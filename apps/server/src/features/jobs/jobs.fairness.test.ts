@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSlowModelServer, type SlowModelServer } from '../../../test/slow-model-server';
+import {
+  registerUser,
+  startTestServer,
+  testDialects,
+  type TestServer,
+} from '../../../test/test-app';
+import { postForm } from '../documents/test-helpers';
+
+/**
+ * Turns and caps of jobs over real HTTP, on SQLite (in-process queue) and PostgreSQL (pg-boss):
+ * one user's queued jobs do not hold back another's, and beyond JOBS_QUEUED_PER_USER waiting a
+ * job is refused with a 429 that says how many wait, and nothing of it is stored.
+ */
+const doc = (marker: string) =>
+  Array.from({ length: 200 }, (_, i) => `Line ${i} of the ${marker} notes.`).join(' ');
+
+interface JobList {
+  jobs: { id: string; state: string; about: { file_name?: string } }[];
+}
+
+describe.each(testDialects())('job turns and caps over HTTP (%s)', (dialect) => {
+  let model: SlowModelServer;
+  let server: TestServer;
+  beforeAll(async () => {
+    model = await startSlowModelServer({
+      promptTokensPerSecond: 40_000,
+      generatedTokensPerSecond: 800,
+    });
+    server = await startTestServer({
+      dialect,
+      env: { AI_BASE_URL: model.url, JOBS_PER_USER: '1', JOBS_QUEUED_PER_USER: '1' },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await model?.close();
+  });
+
+  const jobsOf = async (token: string) =>
+    ((await (await server.request('/api/jobs', { token })).json()) as JobList).jobs;
+  const states = async (token: string) =>
+    Object.fromEntries((await jobsOf(token)).map((j) => [j.about.file_name, j.state]));
+
+  it("starts another user's job before the first user's queued ones, and caps what waits", async () => {
+    const [a, b] = [await registerUser(server), await registerUser(server)];
+    const release = model.hold();
+    const summarize = (token: string, name: string) =>
+      postForm(server, '/api/summarize', token, { file: { name, bytes: doc(name) } });
+    const a1 = summarize(a.token, 'a1.txt');
+    await expect.poll(() => states(a.token), { timeout: 20_000 }).toEqual({ 'a1.txt': 'running' });
+    const a2 = summarize(a.token, 'a2.txt');
+    await expect
+      .poll(() => states(a.token), { timeout: 20_000 })
+      .toEqual({
+        'a1.txt': 'running',
+        'a2.txt': 'queued',
+      });
+
+    // A third waiting job is one too many: refused, and nothing of it is kept.
+    const refused = await summarize(a.token, 'a3.txt');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: expect.stringMatching(/^You have 1 jobs waiting to start.*JOBS_QUEUED_PER_USER/),
+    });
+    expect((await jobsOf(a.token)).map((j) => j.about.file_name).sort()).toEqual([
+      'a1.txt',
+      'a2.txt',
+    ]);
+
+    // Another user's job starts at once (its own turn), while a2 still waits for a1.
+    const b1 = summarize(b.token, 'b1.txt');
+    await expect.poll(() => states(b.token), { timeout: 20_000 }).toEqual({ 'b1.txt': 'running' });
+    expect(await states(a.token)).toEqual({ 'a1.txt': 'running', 'a2.txt': 'queued' });
+
+    release();
+    expect((await Promise.all([a1, a2, b1])).map((r) => r.status)).toEqual([200, 200, 200]);
+    await model.idle();
+  }, 90_000);
+});
