@@ -5,6 +5,7 @@ import * as initial from './migrations/001-initial';
 import * as accounts from './migrations/002-accounts';
 import * as jobs from './migrations/010-jobs';
 import * as chatReplies from './migrations/011-chat-replies';
+import * as noGrantedRoles from './migrations/012-no-granted-roles';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -16,6 +17,7 @@ const migrations: Record<string, DialectMigration> = {
   '002-accounts': accounts,
   '010-jobs': jobs,
   '011-chat-replies': chatReplies,
+  '012-no-granted-roles': noGrantedRoles,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists
