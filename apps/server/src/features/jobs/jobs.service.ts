@@ -70,8 +70,8 @@ export class Jobs {
       keepMs: KEEP_MS,
       newProgress: opts.newProgress,
       onEnded: (id) => this.deleteInput(id),
-      requeue: async (id) => {
-        await jobsRepo.release(opts.db, id, this.workerId, iso());
+      requeue: async (id, lease) => {
+        await jobsRepo.release(opts.db, id, lease, iso());
         if (!opts.singleProcess) await this.send(id);
       },
     });
