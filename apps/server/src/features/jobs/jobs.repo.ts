@@ -200,6 +200,33 @@ export const jobsRepo = {
     return rows.map((r) => r.id);
   },
 
+  async delete(db: Db, id: string) {
+    await db.deleteFrom('jobs').where('id', '=', id).execute();
+  },
+
+  /** Every job id of a user (whatever its state): their objects go with the account. */
+  async idsOfUser(db: Db, userId: number): Promise<string[]> {
+    const rows = await db.selectFrom('jobs').select('id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** A user's jobs that have not ended. */
+  activeOfUser(db: Db, userId: number): Promise<JobRow[]> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('state', 'in', ACTIVE)
+      .execute();
+  },
+
+  /** Which of `ids` still have a row. */
+  async existing(db: Db, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db.selectFrom('jobs').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  },
+
   async getPart(db: Db, jobId: string, key: string): Promise<string | undefined> {
     const row = await db
       .selectFrom('job_parts')

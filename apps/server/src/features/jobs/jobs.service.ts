@@ -8,6 +8,7 @@ import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai/work-progress';
 import { JobBus } from './job-bus';
 import { JobKinds, type JobHandler } from './job-kinds';
+import { inputKey, sweepJobObjects } from './job-objects';
 import { JobRunner } from './job-runner';
 import { hasEnded, watchJob } from './job-watch';
 import { jobsRepo, type JobRow } from './jobs.repo';
@@ -49,7 +50,8 @@ export interface NewJob {
 }
 
 export const KEEP_MS = 24 * 3600_000;
-const inputKey = (jobId: string) => `jobs/${jobId}/input`;
+/** How often job objects without a row are swept (and once at start). */
+const OBJECT_SWEEP_MS = 3600_000;
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
 export class Jobs {
@@ -58,6 +60,7 @@ export class Jobs {
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly runner: JobRunner;
   private maintenance?: NodeJS.Timeout;
+  private objectSweep?: NodeJS.Timeout;
 
   constructor(private readonly opts: JobsOptions) {
     this.runner = new JobRunner({
@@ -92,10 +95,32 @@ export class Jobs {
     }
     const every = Math.max(250, Math.floor(this.opts.staleMs / 2));
     this.maintenance = setInterval(() => void this.maintain().catch(() => {}), every);
+    const sweep = () => void this.sweepObjects();
+    this.objectSweep = setInterval(sweep, OBJECT_SWEEP_MS);
+    this.objectSweep.unref();
+    sweep();
+  }
+
+  /** Removes job objects without a row (issue 26); never throws. */
+  async sweepObjects(): Promise<number> {
+    try {
+      const removed = await sweepJobObjects(this.opts);
+      if (removed > 0) this.opts.log.info({ removed }, 'job objects without a job removed');
+      return removed;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'job objects sweep failed');
+      return 0;
+    }
+  }
+
+  /** Cancels every job of a user that has not ended (logout, before the session ends). */
+  async cancelAllOf(userId: number): Promise<void> {
+    for (const row of await jobsRepo.activeOfUser(this.opts.db, userId)) await this.cancel(row);
   }
 
   async close() {
     clearInterval(this.maintenance);
+    clearInterval(this.objectSweep);
     await this.opts.queue.stopTaking();
     await this.runner.stop();
     await this.opts.queue.close();
@@ -103,7 +128,7 @@ export class Jobs {
 
   async create(job: NewJob): Promise<string> {
     const id = randomUUID();
-    if (job.upload) await this.opts.storage.put(inputKey(id), Readable.from(job.upload));
+    // The row first: the sweep removes job objects without one.
     await jobsRepo.insert(this.opts.db, {
       id,
       user_id: job.userId,
@@ -111,6 +136,14 @@ export class Jobs {
       input: JSON.stringify({ ...job.input, about: job.about }),
       created_at: iso(),
     });
+    if (job.upload) {
+      try {
+        await this.opts.storage.put(inputKey(id), Readable.from(job.upload));
+      } catch (err) {
+        await jobsRepo.delete(this.opts.db, id);
+        throw err;
+      }
+    }
     await this.send(id);
     return id;
   }
