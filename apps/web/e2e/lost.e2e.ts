@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenAIMessage } from '../../server/test/openai-test-server';
-import { productReply } from './support/ai';
+import { AI_MARK, productReply } from './support/ai';
+import { openMyFiles, uploadViaApi } from './support/files';
 import { newContext } from './support/browser';
 import { useScenario } from './support/scenario';
-import { visible } from './support/ui';
+import { hidden, visible } from './support/ui';
 import { loginViaApi, openSignedIn, signedInAsNewUser, type Tokens } from './support/users';
 
 /**
@@ -101,5 +102,37 @@ describe('nothing a user did is lost', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a summary whose tab was closed is there when the user comes back', async () => {
+    const { page, server, context } = s;
+    const { tokens } = await signedInAsNewUser(page, server);
+    await uploadViaApi(
+      server,
+      tokens.access_token,
+      'keeper.txt',
+      'The keeper lit the lamp. '.repeat(40),
+    );
+    await page.reload();
+    const drawer = await openMyFiles(page);
+    await drawer.getByRole('button', { name: 'Actions for keeper.txt' }).click();
+    await s.page
+      .getByRole('menu', { name: 'Actions for keeper.txt' })
+      .getByRole('menuitem', { name: 'Summarize' })
+      .click();
+    await hidden(drawer);
+    // The job is under way (the page knows its id), then the tab closes.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('inkwellJobs')), { timeout: 15_000 })
+      .toContain('summar');
+    await page.close();
+    const back = await context.newPage();
+    await back.goto(server.url);
+    const log = back.getByRole('log', { name: 'Conversation' });
+    await visible(
+      log.getByRole('article').filter({ hasText: AI_MARK.summary }),
+      'the summary',
+      30_000,
+    );
   });
 });
