@@ -6,6 +6,8 @@ import * as accounts from './migrations/002-accounts';
 import * as jobs from './migrations/010-jobs';
 import * as jobOwners from './migrations/011-job-owners';
 import * as aiSlots from './migrations/012-ai-slots';
+import * as chatReplies from './migrations/013-chat-replies';
+import * as noGrantedRoles from './migrations/014-no-granted-roles';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -18,6 +20,8 @@ const migrations: Record<string, DialectMigration> = {
   '010-jobs': jobs,
   '011-job-owners': jobOwners,
   '012-ai-slots': aiSlots,
+  '013-chat-replies': chatReplies,
+  '014-no-granted-roles': noGrantedRoles,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists

@@ -86,7 +86,13 @@ export interface ChatMessagesTable {
   role: 'user' | 'assistant';
   content: string;
   created_at: string;
+  /** A reply's life (migration 011): 'done' for questions and complete replies. */
+  state: ColumnType<ChatMessageState, ChatMessageState | undefined, ChatMessageState>;
+  /** Heartbeat of a reply being generated. */
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+export type ChatMessageState = 'streaming' | 'stopping' | 'done' | 'stopped';
 
 export interface PromptUsageTable {
   user_id: number;

@@ -25,7 +25,7 @@ export interface ConversationMessage {
   counter?: { current: number; max: number };
   /** Extra content under the text (a chart, highlighted issues), built by the feature that posted it. */
   extra?: ReactNode;
-  /** An ai reply the user stopped: what had arrived stays. */
+  /** An ai reply cut short (Stop, a failure): what had arrived stays, as the server keeps it. */
   stopped?: boolean;
   /** Long work under way (a document action, a page analysis): its progress and its Cancel. */
   work?: { progress: ProgressEvent | null; cancel: () => void };
@@ -43,6 +43,8 @@ export interface ConversationState {
   questionTarget: QuestionTarget | null;
   /** The latest prompt counter known (from the history or the last reply). */
   usage: { current: number; max: number } | null;
+  /** A chat reply is arriving (sent here, or followed again after a reload): Stop replaces Send. */
+  replying: boolean;
 }
 
 type Listener = () => void;
@@ -52,10 +54,14 @@ const STOPPED = 'Stopped by the user';
 export const wasStopped = (signal: AbortSignal) =>
   signal.aborted && signal.reason instanceof DOMException && signal.reason.message === STOPPED;
 const listeners = new Set<Listener>();
-let state: ConversationState = { messages: [], questionTarget: null, usage: null };
+let state: ConversationState = { messages: [], questionTarget: null, usage: null, replying: false };
 let nextId = 0;
-/** The chat reply being streamed; New Topic and logout cancel it. */
-let pendingReply: AbortController | null = null;
+/**
+ * The chat reply being streamed: New Topic and logout stop listening to it (the server goes on
+ * and keeps it); Stop asks the server to stop it (`stop`, once the reply's id is known), or, before
+ * that, stops listening.
+ */
+let pendingReply: { controller: AbortController; stop?: () => void } | null = null;
 /** Long work under way (document actions, page analyses); New Topic and logout cancel it too. */
 const runningWork = new Set<{ cancel: () => void }>();
 /** Increases on every reset, so work started before a New Topic does not post into the new one. */
@@ -97,30 +103,52 @@ export const conversation = {
   setUsage(usage: { current: number; max: number } | null) {
     set({ usage });
   },
-  /** A new reply starts streaming; returns its abort signal. */
+  /** A new reply starts streaming (or is followed again); returns its abort signal. */
   beginReply(): AbortSignal {
-    pendingReply?.abort();
-    pendingReply = new AbortController();
-    return pendingReply.signal;
+    pendingReply?.controller.abort();
+    pendingReply = { controller: new AbortController() };
+    set({ replying: true });
+    return pendingReply.controller.signal;
   },
-  /** Stop: the reply being streamed stops where it is. */
-  stopReply() {
-    pendingReply?.abort(new DOMException(STOPPED, 'AbortError'));
+  /** How Stop reaches the server for the reply of `signal`, once its id is known. */
+  setReplyStop(signal: AbortSignal, stop: () => void) {
+    if (pendingReply?.controller.signal === signal) pendingReply.stop = stop;
+  },
+  /** The reply of `signal` has ended. */
+  endReply(signal: AbortSignal) {
+    if (pendingReply?.controller.signal !== signal) return;
     pendingReply = null;
+    set({ replying: false });
+  },
+  /** Stop: the server stops the reply and keeps what it had; its stream ends marked stopped. */
+  stopReply() {
+    if (!pendingReply) return;
+    if (pendingReply.stop) {
+      pendingReply.stop();
+      return;
+    }
+    pendingReply.controller.abort(new DOMException(STOPPED, 'AbortError'));
+    pendingReply = null;
+    set({ replying: false });
   },
   /** New Topic and logout: an empty screen, no question mode, no reply or work still running. */
   reset() {
-    pendingReply?.abort();
+    pendingReply?.controller.abort();
     pendingReply = null;
     for (const work of [...runningWork]) work.cancel();
     runningWork.clear();
     epoch += 1;
-    set({ messages: [], questionTarget: null });
+    set({ messages: [], questionTarget: null, replying: false });
   },
 };
 
 export function useConversation(): ConversationState {
   return useSyncExternalStore(conversation.subscribe, conversation.getState);
+}
+
+/** Whether a chat reply is arriving; re-renders only when that changes (not on every token). */
+export function useReplying(): boolean {
+  return useSyncExternalStore(conversation.subscribe, () => state.replying);
 }
 
 /** A loading system step (`Starting Summarize for a.pdf...`) whose outcome is posted after it. */

@@ -4,8 +4,11 @@ import type { Dialect } from '../database';
 
 /**
  * Accounts on an instance open to the internet: the operator role, disabled accounts, when a user
- * was last seen, invitations, and which account was the first (it is the operator while
- * ADMIN_EMAILS is unset). Works unchanged on SQLite and PostgreSQL.
+ * was last seen, invitations, and which account was the first (on a fresh instance it becomes
+ * the operator as it registers, while ADMIN_EMAILS is unset). Works unchanged on SQLite and
+ * PostgreSQL. It grants no role (issue 26): on an instance that already has users, nobody is an
+ * operator until `npm run users -- promote <email>` makes one (012 revokes the role this
+ * migration used to give the oldest account).
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const idType = sql.raw(dialect === 'postgres' ? 'serial' : 'integer');
@@ -42,9 +45,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  // An instance that already has accounts: its oldest is the first account.
+  // An instance that already has accounts: its oldest is the first account, so no later
+  // registration becomes the operator. It gets no role: an arbitrary early user of an open
+  // instance must not get the Admin page by an upgrade.
   await sql`insert into first_account (id, user_id, created_at)
     select 1, id, ${new Date().toISOString()} from users order by id limit 1`.execute(db);
-  await sql`update users set role = 'operator'
-    where id = (select user_id from first_account where id = 1)`.execute(db);
 }

@@ -40,6 +40,9 @@ export const adminRepo = {
   exists: async (db: Db, id: number) =>
     Boolean(await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()),
 
+  setRole: (db: Db, id: number, role: 'operator' | 'user') =>
+    db.updateTable('users').set({ role }).where('id', '=', id).execute(),
+
   setDisabledAt: (db: Db, id: number, disabled_at: string | null) =>
     db.updateTable('users').set({ disabled_at }).where('id', '=', id).execute(),
 };

@@ -92,6 +92,11 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number) {
   return { success: true as const, message: 'The account has been deleted.' };
 }
 
+/** The stored role (`npm run users -- promote|demote`); ADMIN_EMAILS, when set, overrides it. */
+export async function setRole(deps: AdminDeps, id: number, role: 'operator' | 'user') {
+  await adminRepo.setRole(deps.db, id, role);
+}
+
 export async function findUserId(deps: AdminDeps, email: string): Promise<number> {
   const row = await adminRepo.findIdByEmail(deps.db, email.trim().toLowerCase());
   if (!row) throw notFound(`No account with the email ${email}`);

@@ -101,8 +101,24 @@ describe.each(testDialects())('npm run users (%s)', (dialect) => {
     await expect(users('disable', email)).rejects.toThrow(`No account with the email ${email}`);
   });
 
+  it('promotes an account to operator and demotes it again (the Admin page follows)', async () => {
+    const email = 'chosen@example.com';
+    const line = await users('invite', email);
+    const invite = new URL(/https:\S+/.exec(line)![0]).searchParams.get('invite')!;
+    const user = await registerUser(server, { email, invite });
+    const admin = () => server.request('/api/admin/overview', { token: user.token });
+    expect((await admin()).status).toBe(404);
+    expect(await users('promote', email)).toBe(`${email} is an operator.`);
+    expect((await admin()).status).toBe(200);
+    expect(await users('demote', email)).toBe(`${email} is an ordinary user.`);
+    expect((await admin()).status).toBe(404);
+    await expect(users('promote', 'nobody@example.com')).rejects.toThrow(
+      'No account with the email nobody@example.com',
+    );
+  });
+
   it('explains its usage for a missing or unknown command or address', async () => {
-    for (const argv of [[], ['promote', 'a@example.com'], ['list', 'extra'], ['disable']]) {
+    for (const argv of [[], ['crown', 'a@example.com'], ['list', 'extra'], ['disable']]) {
       await expect(users(...argv), argv.join(' ')).rejects.toThrow(USERS_USAGE);
     }
     await expect(users('disable', 'not-an-email')).rejects.toThrow(

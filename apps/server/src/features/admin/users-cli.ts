@@ -15,7 +15,9 @@ export const USERS_USAGE = `Usage: npm run users -- <command>
   disable <email>         disables the account; its sessions end at once, on every server
   enable <email>          lets a disabled account sign in again
   delete <email>          deletes the account and everything it owns
-  invite <email> [--mail] prints a single-use sign-up link for the address (--mail also mails it)`;
+  invite <email> [--mail] prints a single-use sign-up link for the address (--mail also mails it)
+  promote <email>         makes the account an operator (the Admin page), while ADMIN_EMAILS is unset
+  demote <email>          makes an operator an ordinary user again`;
 
 /**
  * Operator command beside the server, on the database it uses (SQLite or PostgreSQL, from the
@@ -28,7 +30,9 @@ export async function runUsersCli(argv: string[], env = process.env): Promise<st
     options: { mail: { type: 'boolean', default: false } },
   });
   const [command, target, ...extra] = positionals;
-  const needsEmail = ['disable', 'enable', 'delete', 'invite'].includes(command ?? '');
+  const needsEmail = ['disable', 'enable', 'delete', 'invite', 'promote', 'demote'].includes(
+    command ?? '',
+  );
   const known = command === 'list' ? target === undefined : needsEmail;
   if (!known || extra.length > 0) {
     throw new Error(USERS_USAGE);
@@ -66,6 +70,17 @@ export async function runUsersCli(argv: string[], env = process.env): Promise<st
         return command === 'disable'
           ? `Disabled ${email}: its sessions have ended.`
           : `Enabled ${email}: it can sign in again.`;
+      }
+      case 'promote':
+      case 'demote': {
+        const role = command === 'promote' ? 'operator' : 'user';
+        await admin.setRole(deps, await admin.findUserId(deps, email), role);
+        const note = config.ADMIN_EMAILS.length
+          ? ' ADMIN_EMAILS is set: it decides who is an operator while it is.'
+          : '';
+        return command === 'promote'
+          ? `${email} is an operator.${note}`
+          : `${email} is an ordinary user.${note}`;
       }
       case 'delete':
         await admin.deleteUser(deps, cli, await admin.findUserId(deps, email));

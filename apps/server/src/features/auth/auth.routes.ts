@@ -75,7 +75,11 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await auth.logout(deps, requireUser(request).sessionId);
+      const user = requireUser(request);
+      // The user's running jobs stop first, while the session still holds (issue 26): the web
+      // app sends no cancels after it.
+      await app.jobs.cancelAllOf(user.id);
+      await auth.logout(deps, user.sessionId);
       return { message: 'Logged out' };
     },
   );

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import type { ChatMessageState } from '../../db/schema';
 import { nowIso } from '../../lib/time';
 
 /** Data access for the per-user conversation (`chat_messages`) and the daily prompt counter. */
@@ -8,7 +9,7 @@ export const chatRepo = {
   async recentMessages(db: Db, userId: number, limit: number) {
     const rows = await db
       .selectFrom('chat_messages')
-      .select(['id', 'role', 'content', 'created_at'])
+      .select(['id', 'role', 'content', 'created_at', 'state', 'updated_at'])
       .where('user_id', '=', userId)
       .orderBy('id', 'desc')
       .limit(limit)
@@ -16,18 +17,84 @@ export const chatRepo = {
     return rows.reverse();
   },
 
-  /** A question and its reply, stored together so history never holds a question without answer. */
-  addExchange: (db: Db, userId: number, question: string, reply: string) =>
-    db.transaction().execute(async (trx) => {
-      const created_at = nowIso();
-      await trx
-        .insertInto('chat_messages')
-        .values([
-          { user_id: userId, role: 'user', content: question, created_at },
-          { user_id: userId, role: 'assistant', content: reply, created_at },
-        ])
-        .execute();
-    }),
+  /** A question and the start of its reply (empty, 'streaming'); answers both ids. */
+  async startExchange(db: Db, userId: number, question: string) {
+    const created_at = nowIso();
+    // One statement: the question is never stored without its reply.
+    const rows = await db
+      .insertInto('chat_messages')
+      .values([
+        // Every column in both rows: SQLite fills a missing one with null, not its default.
+        {
+          user_id: userId,
+          role: 'user',
+          content: question,
+          created_at,
+          state: 'done',
+          updated_at: null,
+        },
+        {
+          user_id: userId,
+          role: 'assistant',
+          content: '',
+          created_at,
+          state: 'streaming',
+          updated_at: created_at,
+        },
+      ])
+      .returning(['id', 'role'])
+      .execute();
+    return {
+      questionId: rows.find((r) => r.role === 'user')!.id,
+      replyId: rows.find((r) => r.role === 'assistant')!.id,
+    };
+  },
+
+  /**
+   * Saves a running reply's text and renews its heartbeat; answers its state ('stopping' when
+   * Stop reached another app server), or undefined when it is gone (history cleared).
+   */
+  async saveReply(db: Db, id: number, content: string): Promise<ChatMessageState | undefined> {
+    const row = await db
+      .updateTable('chat_messages')
+      .set({ content, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('state', 'in', ['streaming', 'stopping'])
+      .returning('state')
+      .executeTakeFirst();
+    return row?.state;
+  },
+
+  /** The reply's final text, 'done' or 'stopped'. */
+  endReply: (db: Db, id: number, content: string, state: 'done' | 'stopped') =>
+    db
+      .updateTable('chat_messages')
+      .set({ content, state, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute(),
+
+  /** Removes an exchange whose reply failed before its first token. */
+  deleteExchange: (db: Db, ids: { questionId: number; replyId: number }) =>
+    db.deleteFrom('chat_messages').where('id', 'in', [ids.questionId, ids.replyId]).execute(),
+
+  /** One of the user's replies. */
+  findReply: (db: Db, userId: number, id: number) =>
+    db
+      .selectFrom('chat_messages')
+      .select(['id', 'content', 'state', 'updated_at'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('role', '=', 'assistant')
+      .executeTakeFirst(),
+
+  /** Asks the process running a reply to stop it (its next save sees 'stopping'). */
+  requestStop: (db: Db, id: number) =>
+    db
+      .updateTable('chat_messages')
+      .set({ state: 'stopping' })
+      .where('id', '=', id)
+      .where('state', '=', 'streaming')
+      .execute(),
 
   clearMessages: (db: Db, userId: number) =>
     db.deleteFrom('chat_messages').where('user_id', '=', userId).execute(),

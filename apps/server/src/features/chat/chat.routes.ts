@@ -2,18 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   chatHistoryResponseSchema,
+  CHAT_STREAM_EVENTS,
   chatResponseSchema,
-  ERROR_MESSAGES,
   errorResponseSchema,
   messageResponseSchema,
   promptUsageSchema,
 } from '@inkwell/contract';
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
 import { readChatText } from './chat-input';
 import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { SseWriter, wantsEventStream } from '../../lib/sse-writer';
 import * as chat from './chat.service';
+import { followReply, stopReply } from './reply-follow';
+import { LiveReplies, type ReplyEnd, type ReplyNews } from './live-replies';
 
 const errors = {
   400: errorResponseSchema,
@@ -26,13 +30,22 @@ const errors = {
 
 export async function chatRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps: chat.ChatDeps = {
+  const staleMs = app.config.JOB_STALE_MS;
+  const deps: chat.ChatDeps & { pollMs: number } = {
     db: app.db,
     dialect: app.dialect,
     ai: app.ai,
     promptLimit: app.config.PROMPT_LIMIT,
+    replies: new LiveReplies(),
+    // The jobs' heartbeat and poll: a reply followed from another server lags by about this.
+    saveEveryMs: Math.min(1000, Math.max(100, Math.floor(staleMs / 10))),
+    pollMs: Math.min(1000, Math.max(100, Math.floor(staleMs / 10))),
+    staleMs,
   };
+  // A server stopping stores its replies as stopped, with what they had.
+  app.addHook('preClose', () => deps.replies.stopAll());
   const secured = { onRequest: app.authenticate };
+  const replyParams = z.object({ id: z.coerce.number().int().positive('Reply not found') });
 
   app.post(
     '/api/chat',
@@ -43,7 +56,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
         security: [{ bearer: [] }],
         description:
           'Multipart (or JSON / url-encoded) field `text`. With `Accept: text/event-stream` the reply ' +
-          'streams as server-sent events `token`, then `done` (or `error`); see the contract.',
+          'streams as server-sent events `reply`, `token`, then `done` (or `error`); see the contract.',
         response: { 200: chatResponseSchema, ...errors },
       },
     },
@@ -51,29 +64,83 @@ export async function chatRoutes(fastify: FastifyInstance) {
       const user = requireUser(request);
       const text = await readChatText(request);
       // Fails here, as a plain JSON answer, when the model is unavailable or the cap is reached.
-      const run = await chat.startChat(deps, user.id, text);
-      const signal = abortOnDisconnect(reply);
-      if (!wantsEventStream(request)) return run.run({ signal });
-
+      const live = await chat.startChat(deps, user.id, text);
+      if (!wantsEventStream(request)) {
+        await live.whenEnded();
+        return answerOf(live.ended!, request);
+      }
+      // The reply is already being sent; the events follow as the model produces them. A client
+      // that goes away stops listening; the reply goes on.
       const sse = new SseWriter();
       sse.open(reply);
-      // The reply is already being sent; the events follow as the model produces them.
-      void (async () => {
-        try {
-          const done = await run.run({ signal, onToken: (t) => sse.send('token', { text: t }) });
-          await sse.send('done', done);
-        } catch (err) {
-          if (!signal.aborted) {
-            const status = err instanceof HttpError ? err.statusCode : 500;
-            if (status >= 500) request.log.error({ err }, 'chat stream failed');
-            const error = err instanceof HttpError ? err.message : ERROR_MESSAGES.internal;
-            await sse.send('error', { error, status });
-          }
-        } finally {
-          sse.end();
-        }
-      })();
+      const unsubscribe = live.subscribe((news) => void sendNews(sse, news, request));
+      reply.raw.on('close', unsubscribe);
+      void live.whenEnded().then(() => {
+        unsubscribe();
+        sse.end();
+      });
       return reply;
+    },
+  );
+
+  app.get(
+    '/api/chat/replies/:id/events',
+    {
+      ...secured,
+      schema: {
+        tags: ['chat'],
+        security: [{ bearer: [] }],
+        params: replyParams,
+        description:
+          'Server-sent events of one reply from its start: `token` (the text so far, then each ' +
+          'piece), then `done` or `error`. Follows a reply generated on any app server.',
+        response: { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = requireUser(request).id;
+      const gone = abortOnDisconnect(reply);
+      const sse = new SseWriter();
+      let opened = false;
+      // 404 as JSON when the reply is not the user's: the stream opens with the first news.
+      await followReply(
+        deps,
+        userId,
+        request.params.id,
+        (news) => {
+          if (!opened) {
+            opened = true;
+            sse.open(reply);
+          }
+          void sendNews(sse, news);
+        },
+        gone,
+      ).finally(() => {
+        if (opened) sse.end();
+      });
+      return reply;
+    },
+  );
+
+  app.post(
+    '/api/chat/replies/:id/stop',
+    {
+      ...secured,
+      schema: {
+        tags: ['chat'],
+        security: [{ bearer: [] }],
+        params: replyParams,
+        response: {
+          200: messageResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      await stopReply(deps, requireUser(request).id, request.params.id);
+      return { message: 'Reply stopped' };
     },
   );
 
@@ -118,4 +185,30 @@ export async function chatRoutes(fastify: FastifyInstance) {
       return { message: 'Chat history cleared' };
     },
   );
+}
+
+/** One piece of a reply's news as its server-sent event (contract chat.ts). */
+function sendNews(sse: SseWriter, news: ReplyNews, request?: FastifyRequest) {
+  switch (news.kind) {
+    case 'id':
+      return sse.send(CHAT_STREAM_EVENTS.reply, { id: news.id });
+    case 'token':
+      return sse.send(CHAT_STREAM_EVENTS.token, { text: news.text });
+    case 'done':
+      return sse.send(CHAT_STREAM_EVENTS.done, news.done);
+    case 'error':
+      if (request) logFailure(news, request);
+      return sse.send(CHAT_STREAM_EVENTS.error, news.error);
+  }
+}
+
+/** The JSON answer of an ended reply: the reply, or its failure as the error it was. */
+function answerOf(end: ReplyEnd, request: FastifyRequest) {
+  if (end.kind === 'done') return end.done;
+  logFailure(end, request);
+  throw new HttpError(end.error.status, end.error.error);
+}
+
+function logFailure(end: Extract<ReplyEnd, { kind: 'error' }>, request: FastifyRequest) {
+  if (end.error.status >= 500) request.log.error({ err: end.cause }, 'chat reply failed');
 }

@@ -1,12 +1,14 @@
-import type { ChatHistoryResponse, ChatResponse, PromptUsage } from '@inkwell/contract';
+import type { ChatHistoryResponse, PromptUsage } from '@inkwell/contract';
 import { ERROR_MESSAGES } from '@inkwell/contract';
 import type { Db, Dialect } from '../../db/database';
 import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { tooManyRequests } from '../../lib/http-error';
 import { utcDay } from '../../lib/time';
 import { assertModelUsable, type LanguageModel } from '../ai/language-model';
-import { buildPrompt, replyTokensFor } from './chat-prompt';
+import { generateReply } from './chat-generation';
 import { chatRepo } from './chat.repo';
+import { LiveReply, type LiveReplies } from './live-replies';
+import { replyState } from './reply-state';
 
 /** The chat's logic: counter, history, prompt building, generation. No HTTP here. */
 export interface ChatDeps {
@@ -15,6 +17,12 @@ export interface ChatDeps {
   ai: LanguageModel;
   /** Successful replies allowed per user per UTC day (PROMPT_LIMIT). */
   promptLimit: number;
+  /** The replies this process generates. */
+  replies: LiveReplies;
+  /** How often a running reply's text is saved (its heartbeat). */
+  saveEveryMs: number;
+  /** A 'streaming' reply not saved for this long lost its process: it counts as stopped. */
+  staleMs: number;
 }
 
 /** History rows read to build a prompt; the context budget keeps only what fits. */
@@ -22,21 +30,12 @@ const HISTORY_WINDOW = 200;
 /** Most messages GET /api/chat/history returns (the newest). */
 const HISTORY_PAGE = 500;
 
-export interface ChatRun {
-  /** Generates the reply, calling onToken per piece; stores the exchange on success. */
-  run(opts: {
-    signal?: AbortSignal;
-    onToken?: (text: string) => void | Promise<void>;
-  }): Promise<ChatResponse>;
-  /** Gives the reserved prompt back when the run never happens. */
-  cancel(): Promise<void>;
-}
-
 /**
- * Checks everything that must fail before a reply starts (model available, daily cap) and
- * reserves one prompt of the allowance. The caller then runs it, or cancels it.
+ * Checks everything that must fail before a reply starts (model available, daily cap), reserves
+ * one prompt of the allowance and starts generating. The reply runs on its own, whoever listens
+ * (chat-generation.ts): the answer is the live reply to follow.
  */
-export async function startChat(deps: ChatDeps, userId: number, text: string): Promise<ChatRun> {
+export async function startChat(deps: ChatDeps, userId: number, text: string): Promise<LiveReply> {
   // A model still loading is waited for by the call itself (AI_LOAD_WAIT_MS).
   assertModelUsable(deps.ai.status());
   const day = utcDay();
@@ -46,49 +45,10 @@ export async function startChat(deps: ChatDeps, userId: number, text: string): P
     chatRepo.reservePrompt(db, userId, day, deps.promptLimit),
   );
   if (current === null) throw tooManyRequests(ERROR_MESSAGES.rateLimited, secondsToUtcMidnight());
-
-  let settled = false;
-  const release = async () => {
-    if (settled) return;
-    settled = true;
-    await withUnsyncedCommit(deps.db, deps.dialect, (db) =>
-      chatRepo.releasePrompt(db, userId, day),
-    );
-  };
-
-  return {
-    cancel: release,
-    async run({ signal, onToken }) {
-      try {
-        const history = await chatRepo.recentMessages(deps.db, userId, HISTORY_WINDOW);
-        const contextTokens = deps.ai.contextTokens();
-        const replyTokens = replyTokensFor(contextTokens);
-        const turns = buildPrompt(history, text, {
-          contextTokens,
-          replyTokens,
-          countTokens: (t) => deps.ai.countTokens(t),
-        });
-        let response = '';
-        const opts = {
-          signal,
-          maxTokens: replyTokens,
-          priority: 'interactive',
-          owner: userId,
-        } as const;
-        for await (const piece of deps.ai.stream(turns, opts)) {
-          response += piece;
-          if (onToken) await onToken(piece);
-        }
-        signal?.throwIfAborted();
-        await chatRepo.addExchange(deps.db, userId, text, response);
-        settled = true;
-        return { response, current, max: deps.promptLimit };
-      } catch (err) {
-        await release().catch(() => {});
-        throw err;
-      }
-    },
-  };
+  const live = new LiveReply();
+  deps.replies.track(live);
+  void generateReply(deps, live, { userId, text, day, current, historyWindow: HISTORY_WINDOW });
+  return live;
 }
 
 export async function getUsage(deps: ChatDeps, userId: number): Promise<PromptUsage> {
@@ -101,12 +61,17 @@ export async function getHistory(deps: ChatDeps, userId: number): Promise<ChatHi
   const usage = await getUsage(deps, userId);
   return {
     ...usage,
-    messages: rows.map((r) => ({
-      id: r.id,
-      role: r.role,
-      text: r.content,
-      created_at: r.created_at,
-    })),
+    messages: rows.map((r) => {
+      const state = replyState(r, deps.staleMs);
+      return {
+        id: r.id,
+        role: r.role,
+        text: r.content,
+        created_at: r.created_at,
+        ...(state === 'stopped' ? { stopped: true } : {}),
+        ...(state === 'streaming' ? { streaming: true } : {}),
+      };
+    }),
   };
 }
 

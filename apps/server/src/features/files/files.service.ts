@@ -94,12 +94,46 @@ export async function getFileText(
     type: file.type as FileExtension,
     stream: await openObject(deps, file),
   });
-  await filesRepo.putCachedText(
-    deps.db,
-    file.id,
-    JSON.stringify({ ...result, reader: READER_VERSION }),
-  );
+  if (result.timedOut) {
+    // Cut short by the time limit (a scan read under load): answered as it is, never cached;
+    // read again in the background with more time, and that text is cached (issue 26).
+    rereadInBackground(deps, file);
+    return result;
+  }
+  await cacheText(deps, file.id, result);
   return result;
+}
+
+/** The time limit of a background read of a document cut short by the reader's own limit. */
+export const BACKGROUND_READ_MS = 10 * 60_000;
+/** Files this process is reading again: one background read per file at a time. */
+const rereading = new Set<number>();
+
+function rereadInBackground(deps: FilesDeps, file: FileRow) {
+  if (rereading.has(file.id)) return;
+  rereading.add(file.id);
+  void (async () => {
+    try {
+      const result = await extractText(
+        { type: file.type as FileExtension, stream: await openObject(deps, file) },
+        { timeLimitMs: BACKGROUND_READ_MS },
+      );
+      if (!result.timedOut) await cacheText(deps, file.id, result);
+    } catch {
+      // The next read tries again.
+    } finally {
+      rereading.delete(file.id);
+    }
+  })();
+}
+
+function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult) {
+  const { timedOut: _, ...final } = result;
+  return filesRepo.putCachedText(
+    deps.db,
+    fileId,
+    JSON.stringify({ ...final, reader: READER_VERSION }),
+  );
 }
 
 export type PreviewOutcome =

@@ -5,7 +5,7 @@ import { HttpError } from '../../lib/http-error';
 import type { WorkProgress } from '../ai/work-progress';
 import type { JobBus } from './job-bus';
 import type { JobKinds, PartCache } from './job-kinds';
-import { jobsRepo } from './jobs.repo';
+import { jobsRepo, type Lease } from './jobs.repo';
 
 /**
  * Runs the jobs this process takes from the queue. A job is claimed (one process wins), runs
@@ -26,8 +26,8 @@ export interface JobRunnerDeps {
   newProgress(): WorkProgress;
   /** Called when a job ends, whatever the outcome (its uploaded input is deleted). */
   onEnded(jobId: string): Promise<void>;
-  /** Puts a job this process had to give up back into the queue. */
-  requeue(jobId: string): Promise<void>;
+  /** Puts a job this process had to give up back into the queue (if its lease is still this one). */
+  requeue(jobId: string, lease: Lease): Promise<void>;
   /** Claims the next job in turn between owners (job-turns.repo.ts); undefined when none may start. */
   claimNext(workerId: string, now: string): Promise<string | undefined>;
 }
@@ -37,23 +37,31 @@ class LeaseLost extends Error {}
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
+/** One run of a job: its claim, and how to stop it. */
+interface Run {
+  lease: Lease;
+  controller: AbortController;
+}
+
 export class JobRunner {
-  private readonly running = new Map<string, AbortController>();
+  /** The current run of each job here (after a stall, a newer run of the same job replaces it). */
+  private readonly running = new Map<string, Run>();
   private stopping = false;
 
   constructor(private readonly deps: JobRunnerDeps) {}
 
   /** Stops a job this process runs at once (a cancel arrived here). */
   abortLocal(jobId: string, reason: Error) {
-    this.running.get(jobId)?.abort(reason);
+    this.running.get(jobId)?.controller.abort(reason);
   }
 
   /** Runs a job if this process can claim it; never throws. */
   async run(jobId: string): Promise<void> {
     if (this.stopping) return;
     const { db, workerId } = this.deps;
-    if (!(await jobsRepo.claim(db, jobId, workerId, iso()))) return;
-    await this.execute(jobId);
+    const lease = await jobsRepo.claim(db, jobId, workerId, iso());
+    if (!lease) return;
+    await this.execute(jobId, lease);
   }
 
   /**
@@ -67,17 +75,23 @@ export class JobRunner {
       return undefined;
     });
     if (!jobId) return false;
-    await this.execute(jobId);
+    // The claim just set this worker and a new attempt number: that pair is this run's lease.
+    const claimed = await jobsRepo.find(this.deps.db, jobId);
+    if (!claimed || claimed.worker !== this.deps.workerId) return true;
+    await this.execute(jobId, { worker: this.deps.workerId, attempt: Number(claimed.attempts) });
     return true;
   }
 
-  /** Runs a job this process has claimed. */
-  private async execute(jobId: string): Promise<void> {
-    const { db, workerId } = this.deps;
-    const job = await jobsRepo.find(db, jobId);
+  /** Runs a job this process has claimed, under its lease. */
+  private async execute(jobId: string, lease: Lease): Promise<void> {
+    const job = await jobsRepo.find(this.deps.db, jobId);
     if (!job) return;
+    const { db } = this.deps;
     const controller = new AbortController();
-    this.running.set(jobId, controller);
+    const run: Run = { lease, controller };
+    // A run of this job left from before a stall has lost its lease: it stops.
+    this.running.get(jobId)?.controller.abort(new LeaseLost('the job was claimed again'));
+    this.running.set(jobId, run);
     const progress = this.deps.newProgress();
     let saved: string | null = null;
     const stopNews = progress.onChange(() =>
@@ -87,7 +101,7 @@ export class JobRunner {
     const heartbeat = async () => {
       const current = JSON.stringify(progress.snapshot());
       const state = await jobsRepo
-        .heartbeat(db, jobId, workerId, iso(), current === saved ? null : current)
+        .heartbeat(db, jobId, lease, iso(), current === saved ? null : current)
         .catch(() => 'running' as const); // a database hiccup is not a lost lease
       saved = current;
       if (state === undefined) controller.abort(new LeaseLost('another process took the job'));
@@ -106,13 +120,14 @@ export class JobRunner {
         parts: this.parts(jobId),
       });
       controller.signal.throwIfAborted();
-      await this.end(jobId, { state: 'done', result: JSON.stringify(result ?? null) });
+      await this.end(jobId, lease, { state: 'done', result: JSON.stringify(result ?? null) });
     } catch (err) {
-      await this.settleFailure(jobId, job.kind, controller.signal, err);
+      await this.settleFailure(jobId, lease, job.kind, controller.signal, err);
     } finally {
       clearInterval(beat);
       stopNews();
-      this.running.delete(jobId);
+      // Only this run's own entry: a newer run's cancel handle stays.
+      if (this.running.get(jobId) === run) this.running.delete(jobId);
       this.deps.bus.publish(jobId, { kind: 'ended' });
     }
   }
@@ -120,14 +135,20 @@ export class JobRunner {
   /** Stops every running job; they go back to the queue for another process (or the next start). */
   async stop(): Promise<void> {
     this.stopping = true;
-    const ids = [...this.running.keys()];
-    for (const c of this.running.values()) c.abort(new Shutdown('the server is stopping'));
+    const runs = [...this.running.entries()];
+    for (const [, run] of runs) run.controller.abort(new Shutdown('the server is stopping'));
     // Each run ends quickly once aborted (model calls stop at once).
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 20));
-    for (const id of ids) await this.deps.requeue(id).catch(() => {});
+    for (const [id, run] of runs) await this.deps.requeue(id, run.lease).catch(() => {});
   }
 
-  private async settleFailure(jobId: string, kind: string, signal: AbortSignal, err: unknown) {
+  private async settleFailure(
+    jobId: string,
+    lease: Lease,
+    kind: string,
+    signal: AbortSignal,
+    err: unknown,
+  ) {
     const reason: unknown = signal.aborted ? signal.reason : undefined;
     if (reason instanceof LeaseLost || reason instanceof Shutdown) return;
     if (signal.aborted) {
@@ -138,20 +159,23 @@ export class JobRunner {
     const status = err instanceof HttpError ? err.statusCode : 500;
     if (status >= 500) this.deps.log.error({ err, jobId, kind }, 'job failed');
     const error = err instanceof HttpError ? err.message : ERROR_MESSAGES.internal;
-    await this.end(jobId, { state: 'failed', error: JSON.stringify({ error, status }) });
+    await this.end(jobId, lease, { state: 'failed', error: JSON.stringify({ error, status }) });
   }
 
+  /** Ends the job with this run's outcome, if the run still holds the lease. */
   private async end(
     jobId: string,
+    lease: Lease,
     outcome: { state: 'done' | 'failed'; result?: string; error?: string },
   ) {
     const now = Date.now();
-    await jobsRepo.finish(this.deps.db, jobId, this.deps.workerId, {
+    const ended = await jobsRepo.finish(this.deps.db, jobId, lease, {
       ...outcome,
       now: iso(now),
       expiresAt: iso(now + this.deps.keepMs),
     });
-    await this.deps.onEnded(jobId).catch(() => {});
+    // A run that lost its lease leaves the input to the run that holds it.
+    if (ended) await this.deps.onEnded(jobId).catch(() => {});
   }
 
   private parts(jobId: string): PartCache {

@@ -4,8 +4,15 @@ import type { JobsTable, JobState } from '../../db/schema';
 /**
  * Data access of jobs. State changes are conditional updates, so several processes can race for
  * a job and exactly one wins: a queued job is claimed once, a running job's lease belongs to its
- * worker until its heartbeat goes stale, a finished job never changes again.
+ * claim until its heartbeat goes stale, a finished job never changes again. A claim is the worker
+ * and the attempt number it set: the same process claiming a job again after a stall holds a new
+ * lease, and the stalled run's heartbeat and finish no longer match it.
  */
+export interface Lease {
+  worker: string;
+  attempt: number;
+}
+
 export type JobRow = JobsTable;
 
 export const ACTIVE: JobState[] = ['queued', 'running'];
@@ -36,9 +43,9 @@ export const jobsRepo = {
       .execute();
   },
 
-  /** Takes a queued job for `worker`; false when another process took it or it is no longer queued. */
-  async claim(db: Db, id: string, worker: string, now: string): Promise<boolean> {
-    const r = await db
+  /** Takes a queued job for `worker`: its lease, or undefined when another process took it or it is no longer queued. */
+  async claim(db: Db, id: string, worker: string, now: string): Promise<Lease | undefined> {
+    const row = await db
       .updateTable('jobs')
       .set((eb) => ({
         state: 'running',
@@ -49,18 +56,20 @@ export const jobsRepo = {
       }))
       .where('id', '=', id)
       .where('state', '=', 'queued')
+      .returning('attempts')
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return row ? { worker, attempt: Number(row.attempts) } : undefined;
   },
 
   /**
    * Renews the lease and saves the progress; answers the job's state, or undefined when the lease
-   * is no longer this worker's (another process took the job over): the caller must stop.
+   * is no longer this claim's (the job was taken over, by another process or by this one after a
+   * stall): the caller must stop.
    */
   async heartbeat(
     db: Db,
     id: string,
-    worker: string,
+    lease: Lease,
     now: string,
     progress: string | null,
   ): Promise<JobState | undefined> {
@@ -68,17 +77,18 @@ export const jobsRepo = {
       .updateTable('jobs')
       .set({ heartbeat_at: now, ...(progress ? { progress } : {}) })
       .where('id', '=', id)
-      .where('worker', '=', worker)
+      .where('worker', '=', lease.worker)
+      .where('attempts', '=', lease.attempt)
       .returning('state')
       .executeTakeFirst();
     return row?.state;
   },
 
-  /** Ends a job once; false when it had already ended (cancelled meanwhile, or taken over). */
+  /** Ends a job once; false when it had already ended (cancelled meanwhile) or was taken over. */
   async finish(
     db: Db,
     id: string,
-    worker: string,
+    lease: Lease,
     end: {
       state: 'done' | 'failed';
       result?: string;
@@ -97,7 +107,8 @@ export const jobsRepo = {
         expires_at: end.expiresAt,
       })
       .where('id', '=', id)
-      .where('worker', '=', worker)
+      .where('worker', '=', lease.worker)
+      .where('attempts', '=', lease.attempt)
       .where('state', '=', 'running')
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
@@ -160,12 +171,13 @@ export const jobsRepo = {
   },
 
   /** Gives a running job back to the queue (this process is stopping). */
-  async release(db: Db, id: string, worker: string, now: string) {
+  async release(db: Db, id: string, lease: Lease, now: string) {
     await db
       .updateTable('jobs')
       .set({ state: 'queued', worker: null, queue_id: null, queued_at: now })
       .where('id', '=', id)
-      .where('worker', '=', worker)
+      .where('worker', '=', lease.worker)
+      .where('attempts', '=', lease.attempt)
       .where('state', '=', 'running')
       .execute();
   },
@@ -189,6 +201,33 @@ export const jobsRepo = {
       .returning('id')
       .execute();
     return rows.map((r) => r.id);
+  },
+
+  async delete(db: Db, id: string) {
+    await db.deleteFrom('jobs').where('id', '=', id).execute();
+  },
+
+  /** Every job id of a user (whatever its state): their objects go with the account. */
+  async idsOfUser(db: Db, userId: number): Promise<string[]> {
+    const rows = await db.selectFrom('jobs').select('id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** A user's jobs that have not ended. */
+  activeOfUser(db: Db, userId: number): Promise<JobRow[]> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('state', 'in', ACTIVE)
+      .execute();
+  },
+
+  /** Which of `ids` still have a row. */
+  async existing(db: Db, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db.selectFrom('jobs').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
   },
 
   async getPart(db: Db, jobId: string, key: string): Promise<string | undefined> {

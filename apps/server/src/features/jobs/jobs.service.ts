@@ -8,6 +8,7 @@ import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai/work-progress';
 import { JobBus } from './job-bus';
 import { JobKinds, type JobHandler } from './job-kinds';
+import { inputKey, sweepJobObjects } from './job-objects';
 import { JobRunner } from './job-runner';
 import { hasEnded, watchJob } from './job-watch';
 import { jobTurnsRepo } from './job-turns.repo';
@@ -57,7 +58,8 @@ export interface NewJob {
 }
 
 export const KEEP_MS = 24 * 3600_000;
-const inputKey = (jobId: string) => `jobs/${jobId}/input`;
+/** How often job objects without a row are swept (and once at start). */
+const OBJECT_SWEEP_MS = 3600_000;
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 /** A queue message that names no job: "look for the next job in turn". */
 const WAKE = 'next';
@@ -72,6 +74,9 @@ export class Jobs {
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly runner: JobRunner;
   private maintenance?: NodeJS.Timeout;
+  private objectSweep?: NodeJS.Timeout;
+  /** Job ids whose objects had no row at the last sweep (removed if still so at the next). */
+  private readonly sweepSuspects = new Set<string>();
 
   constructor(private readonly opts: JobsOptions) {
     this.runner = new JobRunner({
@@ -84,8 +89,8 @@ export class Jobs {
       keepMs: KEEP_MS,
       newProgress: opts.newProgress,
       onEnded: (id) => this.deleteInput(id),
-      requeue: async (id) => {
-        await jobsRepo.release(opts.db, id, this.workerId, iso());
+      requeue: async (id, lease) => {
+        await jobsRepo.release(opts.db, id, lease, iso());
         if (!opts.singleProcess) await this.send(id);
       },
       claimNext: (worker, now) =>
@@ -109,10 +114,32 @@ export class Jobs {
     }
     const every = Math.max(250, Math.floor(this.opts.staleMs / 2));
     this.maintenance = setInterval(() => void this.maintain().catch(() => {}), every);
+    const sweep = () => void this.sweepObjects();
+    this.objectSweep = setInterval(sweep, OBJECT_SWEEP_MS);
+    this.objectSweep.unref();
+    sweep();
+  }
+
+  /** Removes job objects without a row (issue 26); never throws. */
+  async sweepObjects(): Promise<number> {
+    try {
+      const removed = await sweepJobObjects(this.opts, this.sweepSuspects);
+      if (removed > 0) this.opts.log.info({ removed }, 'job objects without a job removed');
+      return removed;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'job objects sweep failed');
+      return 0;
+    }
+  }
+
+  /** Cancels every job of a user that has not ended (logout, before the session ends). */
+  async cancelAllOf(userId: number): Promise<void> {
+    for (const row of await jobsRepo.activeOfUser(this.opts.db, userId)) await this.cancel(row);
   }
 
   async close() {
     clearInterval(this.maintenance);
+    clearInterval(this.objectSweep);
     await this.opts.queue.stopTaking();
     await this.runner.stop();
     await this.opts.queue.close();
@@ -126,6 +153,8 @@ export class Jobs {
     const { db, dialect, maxQueuedPerOwner } = this.opts;
     const id = randomUUID();
     const owner = jobOwner(job.userId, job.address);
+    // The input before the row: a queued row may be claimed at once by any process. The object
+    // sweep gives an object without a row until its next round (job-objects.ts).
     if (job.upload) await this.opts.storage.put(inputKey(id), Readable.from(job.upload));
     const row = {
       id,

@@ -1,3 +1,4 @@
+import { deleteJobObjectsOf } from '../jobs/job-objects';
 import type { UpdateUserRequest, UserResponse } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
@@ -122,6 +123,9 @@ export async function exportUserData(deps: UsersDeps, userId: number): Promise<s
 
 /** Removes the user and everything they own: rows (cascade) and stored files. */
 export async function deleteAccount(deps: Pick<UsersDeps, 'db' | 'storage'>, userId: number) {
+  // Its jobs' inputs live under jobs/<id>/, outside users/<id>/: they go first, while the rows
+  // still say which are its (the rows cascade with the account).
+  await deleteJobObjectsOf(deps, userId);
   await usersRepo.delete(deps.db, userId);
   await deps.storage.deletePrefix(userPrefix(userId));
   return { success: true as const, message: 'Your account has been deleted.' };

@@ -7,6 +7,8 @@ import { DocumentReadError, type ExtractResult, type ReaderLimits, type TextUnit
 export class Collector {
   readonly units: TextUnit[] = [];
   truncated = false;
+  /** The time limit left part of it unread (see ExtractResult.timedOut). */
+  timedOut = false;
   private chars = 0;
   private readonly deadline: number;
 
@@ -46,6 +48,7 @@ export class Collector {
       text: this.units.map((u) => u.text).join(separator),
       units: this.units,
       truncated: this.truncated,
+      ...(this.timedOut ? { timedOut: true } : {}),
     };
   }
 }

@@ -34,14 +34,14 @@ export async function readMediaByOcr(
     // The entry's size was proven with the whole package when it was opened.
     const bytes = await zip.zip.file(name)!.async('uint8array');
     if (!budget.allows()) {
-      c.truncated = true;
+      c.truncated = c.timedOut = true;
       return;
     }
     const text = await budget.run(() => recognizeEncoded(bytes, languages));
     if (text === undefined) {
       // Given up at the time limit: stop tesseract, which would go on using the CPU.
       await stopOcr();
-      c.truncated = true;
+      c.truncated = c.timedOut = true;
       return;
     }
     n += 1;

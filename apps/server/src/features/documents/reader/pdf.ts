@@ -53,7 +53,8 @@ export async function readPdf(bytes: Uint8Array, limits: ReaderLimits): Promise<
           text = read ?? '';
           ocr = text !== '';
         }
-        if (!ocr && budget.spent) c.truncated = true; // a long scan: its first pages only
+        // A long scan: its first pages only, until a read with more time (not final).
+        if (!ocr && budget.spent) c.truncated = c.timedOut = true;
       }
       page.cleanup();
       if (!c.add({ kind: 'page', label: `Page ${n}`, text, ...(ocr && { ocr }) })) break;

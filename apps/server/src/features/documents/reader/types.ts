@@ -21,6 +21,11 @@ export interface ExtractResult {
   units: TextUnit[];
   /** True when a page/row/character cap cut the document short. */
   truncated: boolean;
+  /**
+   * True when the time limit cut it short (OCR pages or pictures left unread): not final, so it
+   * is never cached as the document's text (files.service.ts reads it again in the background).
+   */
+  timedOut?: boolean;
 }
 
 export type ExtractInput =
@@ -32,7 +37,7 @@ export type ExtractInput =
  * read differently (a fixed decoding, cells shown differently, scanned pages read by OCR), so
  * cached text is read again.
  */
-export const READER_VERSION = 3;
+export const READER_VERSION = 4;
 
 /** Caps against hostile or huge documents (tests lower them), and which OCR to run. */
 export interface ReaderLimits {

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import type { ChatMessage } from '@inkwell/contract';
 import { conversation, type ConversationMessage } from '../../../lib/conversation';
 import { reportError } from '../../../lib/api-client';
 import { forgetAllJobs } from '../../../lib/remembered-jobs';
@@ -6,6 +7,8 @@ import { forgetAllJobs } from '../../../lib/remembered-jobs';
 // Loaded on use: the history's zod schema must stay out of the shell's first chunk.
 const getChatHistory = () => import('../api/get-chat-history').then((m) => m.getChatHistory());
 const clearHistories = () => import('../api/clear-histories').then((m) => m.clearHistories());
+const resumeReply = (id: number, text: string) =>
+  import('./resume-reply').then((m) => m.resumeReply(id, text));
 
 /**
  * Mounted once by the routes: restores the stored conversation when signed in, empties it on
@@ -39,6 +42,9 @@ export function useConversationLifecycle({
         // Something typed meanwhile wins over the restored history.
         if (cancelled || conversation.getState().messages.length > 0) return;
         conversation.replaceAll(withCounter(history.messages.map(toMessage), usage));
+        // A reply still being generated (a reload mid-reply, another device) streams on here.
+        const streaming = history.messages.findLast((m) => m.streaming);
+        if (streaming) void resumeReply(streaming.id, streaming.text);
       })
       .catch(() => undefined)
       .finally(() => {
@@ -59,12 +65,14 @@ export function useConversationLifecycle({
   }, [newTopicSignal, isAuthenticated]);
 }
 
-function toMessage(m: {
-  id: number;
-  role: 'user' | 'assistant';
-  text: string;
-}): ConversationMessage {
-  return { id: `h${m.id}`, type: m.role === 'user' ? 'user' : 'ai', text: m.text };
+function toMessage(m: ChatMessage): ConversationMessage {
+  return {
+    id: `h${m.id}`,
+    type: m.role === 'user' ? 'user' : 'ai',
+    text: m.text,
+    ...(m.stopped ? { stopped: true } : {}),
+    ...(m.streaming ? { streaming: true, isLoading: !m.text } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { conversation, wasStopped } from '../../../lib/conversation';
+import { conversation, useReplying, wasStopped } from '../../../lib/conversation';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
@@ -7,7 +7,11 @@ async function loadChatApi() {
     import('../api/ask-question'),
     import('../api/send-chat-message'),
   ]);
-  return { askQuestion: ask.askQuestion, sendChatMessage: chat.sendChatMessage };
+  return {
+    askQuestion: ask.askQuestion,
+    sendChatMessage: chat.sendChatMessage,
+    stopReply: chat.stopChatReply,
+  };
 }
 
 export const LOADING_TEXT = 'Loading...';
@@ -20,8 +24,8 @@ export const NO_RESPONSE = 'No detailed response available.';
  */
 export function useSendMessage() {
   const [sending, setSending] = useState(false);
-  /** A chat reply is on its way: Stop replaces Send. */
-  const [replying, setReplying] = useState(false);
+  /** A chat reply is on its way (or followed after a reload): Stop replaces Send. */
+  const replying = useReplying();
 
   async function send(raw: string): Promise<boolean> {
     const text = raw.trim();
@@ -32,7 +36,7 @@ export function useSendMessage() {
     const target = conversation.getState().questionTarget;
     if (target) conversation.setQuestionTarget(null);
     try {
-      const { askQuestion, sendChatMessage } = await loadChatApi();
+      const { askQuestion, sendChatMessage, stopReply } = await loadChatApi();
       if (target) {
         const result = await askQuestion(target, text);
         if ('error' in result) {
@@ -48,21 +52,25 @@ export function useSendMessage() {
       }
       const signal = conversation.beginReply();
       let streamed = '';
-      setReplying(true);
       const reply = await sendChatMessage(text, {
         signal,
+        onReplyId: (id) => conversation.setReplyStop(signal, () => void stopReply(id)),
         onToken: (token) => {
           streamed += token;
           conversation.update(placeholder, { text: streamed, isLoading: false, streaming: true });
         },
-      }).catch((err: unknown) => {
-        // Stop keeps what has arrived (the server neither stores nor counts a stopped reply).
-        if (streamed && wasStopped(signal)) {
-          conversation.update(placeholder, { streaming: false, stopped: true });
-          return null;
-        }
-        throw err;
-      });
+      })
+        .catch((err: unknown) => {
+          // What has arrived stays, marked stopped: the server keeps it so (issue 26). Stop
+          // before the reply's id came ends listening here; the server stops it on its side
+          // only through its id, so the reply goes on there and comes back on the next load.
+          if (streamed && (wasStopped(signal) || !signal.aborted)) {
+            conversation.update(placeholder, { streaming: false, stopped: true });
+            return null;
+          }
+          throw err;
+        })
+        .finally(() => conversation.endReply(signal));
       if (!reply) return true;
       const counter = { current: reply.current, max: reply.max };
       conversation.update(placeholder, {
@@ -70,6 +78,7 @@ export function useSendMessage() {
         isLoading: false,
         streaming: false,
         counter,
+        ...(reply.stopped ? { stopped: true } : {}),
       });
       conversation.setUsage(counter);
       return true;
@@ -79,7 +88,6 @@ export function useSendMessage() {
       return true;
     } finally {
       setSending(false);
-      setReplying(false);
     }
   }
 

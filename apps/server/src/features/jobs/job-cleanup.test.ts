@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSlowModelServer, type SlowModelServer } from '../../../test/slow-model-server';
+import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
+import { postForm } from '../documents/test-helpers';
+import { registerWithId } from '../files/test-helpers';
+import { deleteAccount } from '../users/users.service';
+import { jobsRepo } from './jobs.repo';
+
+/**
+ * Issue 26: logout stops the user's jobs while the session still holds; deleting an account
+ * deletes its jobs' objects (jobs/<id>/…, outside users/<id>/); a sweep removes job objects
+ * without a row.
+ */
+describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
+  let model: SlowModelServer;
+  let server: TestServer;
+  beforeAll(async () => {
+    model = await startSlowModelServer({
+      promptTokensPerSecond: 40_000,
+      generatedTokensPerSecond: 800,
+    });
+    server = await startTestServer({ dialect, env: { AI_BASE_URL: model.url } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await model?.close();
+  });
+
+  const jobObjects = async () => {
+    const keys: string[] = [];
+    for await (const key of server.app.storage.list('jobs/')) keys.push(key);
+    return keys;
+  };
+
+  /** A summary whose model calls wait: it stays running with its input stored. */
+  async function runningSummary(token: string) {
+    const pending = postForm(server, '/api/summarize', token, {
+      file: { name: 'notes.txt', bytes: new TextEncoder().encode('Gulls at dawn. '.repeat(400)) },
+    });
+    let id: string | undefined;
+    await expect
+      .poll(async () => {
+        const res = await server.request('/api/jobs', { token });
+        const { jobs } = (await res.json()) as { jobs: { id: string; state: string }[] };
+        id = jobs.find((j) => j.state === 'running')?.id;
+        return id;
+      })
+      .toBeTruthy();
+    return { id: id!, pending };
+  }
+
+  it('logout cancels the running jobs before the session ends', async () => {
+    const release = model.hold();
+    try {
+      const user = await registerWithId(server);
+      const { id, pending } = await runningSummary(user.token);
+      expect(await jobObjects()).toContain(`jobs/${id}/input`);
+      const out = await server.request('/api/logout', { method: 'POST', token: user.token });
+      expect(out.status).toBe(200);
+      expect((await jobsRepo.find(server.app.db, id))!.state).toBe('cancelled');
+      expect((await pending).status).toBe(409);
+      expect(await jobObjects()).not.toContain(`jobs/${id}/input`);
+    } finally {
+      release();
+    }
+  });
+
+  it("deleting an account deletes its jobs' inputs; another user's stay", async () => {
+    const release = model.hold();
+    try {
+      const [gone, other] = [await registerWithId(server), await registerWithId(server)];
+      const mine = await runningSummary(gone.token);
+      const theirs = await runningSummary(other.token);
+      await deleteAccount(server.app, gone.id);
+      const left = await jobObjects();
+      expect(left).not.toContain(`jobs/${mine.id}/input`);
+      expect(left).toContain(`jobs/${theirs.id}/input`);
+      await server.request(`/api/jobs/${theirs.id}`, { method: 'DELETE', token: other.token });
+      await Promise.allSettled([mine.pending, theirs.pending]);
+    } finally {
+      release();
+    }
+  });
+
+  it('the sweep removes job objects without a row and keeps those of a job', async () => {
+    const release = model.hold();
+    try {
+      const user = await registerWithId(server);
+      const live = await runningSummary(user.token);
+      const orphan = `jobs/${randomUUID()}/input`;
+      await server.app.storage.put(orphan, Readable.from(Buffer.from('left behind')));
+      // A first round only suspects it (a job being created stores its input before its row).
+      await server.app.jobs.sweepObjects();
+      expect(await jobObjects()).toContain(orphan);
+      expect(await server.app.jobs.sweepObjects()).toBeGreaterThanOrEqual(1);
+      const left = await jobObjects();
+      expect(left).not.toContain(orphan);
+      expect(left).toContain(`jobs/${live.id}/input`);
+      await server.request(`/api/jobs/${live.id}`, { method: 'DELETE', token: user.token });
+      await live.pending;
+    } finally {
+      release();
+    }
+  });
+});
