@@ -23,7 +23,14 @@ export async function createLanguageModel(
       apiKey: config.AI_API_KEY,
       model: config.AI_MODEL,
       timeoutMs: config.AI_TIMEOUT_MS,
+      onHealthChange: (up, reason) =>
+        up
+          ? log.info('AI: the model server answers again')
+          : log.error(
+              `AI: the model server is unreachable: ${reason}; checking again with backoff`,
+            ),
     });
+    model.start();
     return { model, capacity: config.AI_PARALLEL };
   }
   // Imported lazily: node-llama-cpp's native binding is only loaded when it is the provider.

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { AppRoutes } from '../../app/routes';
 import {
   callsTo,
@@ -92,7 +93,7 @@ describe('chat', () => {
     expect(log().getByText('Half a reply').closest('article')).not.toHaveAttribute('aria-busy');
   });
 
-  it('removes the placeholder silently when the reply fails (also mid-stream)', async () => {
+  it('replaces the placeholder with the server’s reason when the reply fails (also mid-stream)', async () => {
     const { user } = setup((req) =>
       req.path === 'chat'
         ? sse([
@@ -105,7 +106,16 @@ describe('chat', () => {
     expect(await screen.findByText('Question')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Loading...')).toBeNull());
     expect(screen.queryByText('Par')).toBeNull();
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(await log().findByText('AI timed out')).toBeInTheDocument();
+  });
+
+  it('says at once in the chat that an unavailable assistant cannot answer', async () => {
+    const { user } = setup((req) =>
+      req.path === 'chat' ? json(503, { error: MODEL_UNAVAILABLE_MESSAGE }) : undefined,
+    );
+    await user.type(await messageBox(), 'Anyone there?{Enter}');
+    expect(await log().findByText(MODEL_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByText('Loading...')).toBeNull();
   });
 
   it('accepts a plain JSON answer too and removes the placeholder on an HTTP error', async () => {

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { conversation, wasStopped } from '../../../lib/conversation';
+import { aiStatusQuery } from '../api/get-ai-status';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
@@ -22,6 +24,7 @@ export function useSendMessage() {
   const [sending, setSending] = useState(false);
   /** A chat reply is on its way: Stop replaces Send. */
   const [replying, setReplying] = useState(false);
+  const queryClient = useQueryClient();
 
   async function send(raw: string): Promise<boolean> {
     const text = raw.trim();
@@ -73,9 +76,14 @@ export function useSendMessage() {
       });
       conversation.setUsage(counter);
       return true;
-    } catch {
-      // Spec §8: a failed chat reply removes its placeholder silently (the client has logged it).
+    } catch (err) {
+      // Spec §8 removes the placeholder silently; issue 28 wants the reason said (an unreachable
+      // model answers at once), so the server's message replaces it when there is one.
       conversation.remove(placeholder);
+      const failure = err as { serverMessage?: string; status?: number | null } | undefined;
+      if (failure?.serverMessage) conversation.add({ type: 'error', text: failure.serverMessage });
+      // The model may have just become unavailable: the banner says so without waiting a minute.
+      if (failure?.status === 503) void queryClient.invalidateQueries(aiStatusQuery);
       return true;
     } finally {
       setSending(false);
