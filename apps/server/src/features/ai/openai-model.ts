@@ -221,7 +221,12 @@ export class OpenAIModel implements LanguageModel {
       );
     }
     if (res.status === 429) {
-      return new HttpError(503, 'The assistant is busy. Please try again shortly.', {}, detail);
+      return new HttpError(
+        503,
+        'The assistant is busy. Please try again shortly.',
+        {},
+        detail || undefined,
+      );
     }
     return upstreamError(`the AI server answered HTTP ${res.status}${suffix}`);
   }
