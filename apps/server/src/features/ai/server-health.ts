@@ -84,7 +84,8 @@ export class ServerHealth {
   }
 
   private set(state: 'up' | 'down', reason: string | undefined) {
-    const changed = state !== this.state || (state === 'down' && reason !== this.reason);
+    // Only a change of state is told (the log): a server that stays down may fail in new ways.
+    const changed = state !== this.state;
     const wasKnown = this.state !== 'unknown';
     this.state = state;
     this.reason = reason;
