@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { initialJsBudget } from './build/initial-js-budget';
+import { precompress } from './build/precompress';
 
 /**
  * The contract package's modules only declare schemas and constants, but Rollup cannot know that
@@ -36,6 +37,8 @@ export default defineConfig(({ mode }) => ({
   esbuild: { jsx: 'automatic' },
   plugins: [
     contractSideEffectFree(),
+    // Issue 28: brotli and gzip copies of the build, served by the server as they are.
+    precompress(),
     // Issue 7: the JS that renders `/` stays under 200 KB gzipped. Counted: the entry, and the lazy
     // chunks the first render of `/` loads at once, signed out or in (each with its static imports).
     // Not listed: what `/` renders only later (messages, dialogs, menus, the MyFiles panel) and the

@@ -52,6 +52,10 @@ export interface OpenAITestServer {
   setFailure(failure: FailureMode): void;
   /** Requests whose client went away before the answer was complete. */
   aborted(): number;
+  /** Stops listening (a crashed or stopped model server): connections are refused. */
+  stop(): Promise<void>;
+  /** Listens again on the same port after stop(). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +89,13 @@ export async function startOpenAITestServer(
   let seq = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    // The model list: what the product's health check and model lookup ask for.
+    if (req.method === 'GET' && req.url?.endsWith('/v1/models')) {
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: 'test-model', object: 'model', owned_by: 'test' }],
+      });
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/v1/chat/completions')) {
       return sendJson(res, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
     }
@@ -162,6 +173,12 @@ export async function startOpenAITestServer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
@@ -174,11 +191,9 @@ export async function startOpenAITestServer(
       failure = f;
     },
     aborted: () => abortedCount,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop,
+    restart: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    close: stop,
   };
 }
 

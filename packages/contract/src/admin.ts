@@ -32,12 +32,27 @@ export const adminUsersResponseSchema = z.object({ users: z.array(adminUserSchem
 export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
 
 /**
- * The language model as the Admin page shows it: today the provider's status; a scheduler adds
- * its state and queue here (`.extend`), the page shows what is present.
+ * The model as GET /api/ai/status shows it (state, download, queue), whether it serves now, and
+ * for the operator only: `detail`, the reason naming the path, setting or address to fix (null
+ * when ready), and `next_retry_at`, when a failed download or server check is tried again.
  */
-/** The model as GET /api/ai/status shows it (state, download, queue), and whether it serves now. */
-export const adminModelStatusSchema = aiStatusSchema.extend({ available: z.boolean() });
+export const adminModelStatusSchema = aiStatusSchema.extend({
+  available: z.boolean(),
+  detail: z.string().nullable(),
+  next_retry_at: z.string().nullable(),
+});
 export type AdminModelStatus = z.infer<typeof adminModelStatusSchema>;
+
+/**
+ * POST /api/admin/model/retry (operators): tries the failed download or the model server check
+ * again now. `retried` is false when nothing was waiting to be retried (a model that is ready,
+ * downloading, or has no retry, like a missing MODEL_PATH); `model` is the status after it.
+ */
+export const adminModelRetryResponseSchema = z.object({
+  retried: z.boolean(),
+  model: adminModelStatusSchema,
+});
+export type AdminModelRetryResponse = z.infer<typeof adminModelRetryResponseSchema>;
 
 export const adminOverviewResponseSchema = z.object({
   registration: z.object({

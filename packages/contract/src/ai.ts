@@ -4,13 +4,19 @@ import { z } from 'zod';
  * The language model's state and the progress of long AI work.
  *
  * GET /api/ai/status (auth) → AiStatus
- *   state        downloading (first start fetches the model), loading (into memory), ready, or
- *                unavailable (`reason` names the setting to fix).
+ *   state        downloading (first start fetches the model), loading (into memory), ready,
+ *                unavailable, or unreachable (the model server of AI_BASE_URL does not answer its
+ *                health check, GET /models, retried with backoff).
+ *   reason       what the user can do, in their words ("The assistant is unavailable right now;
+ *                the operator has been told."): never a path, a setting or an internal address
+ *                (those are in the log and on the Admin page); null when ready.
  *   progress     percent 0–100 of the download while downloading; null otherwise.
+ *   last_ok_at   when the model server last answered (openai provider); null: never, or embedded.
  *   queued       model calls waiting for a free slot of the model right now.
  *   While the model is loading, AI calls wait for it (up to AI_LOAD_WAIT_MS); while it downloads
  *   they answer 503 `No language model is available: the model is downloading (45%)…` with a
- *   `Retry-After` header.
+ *   `Retry-After` header; while it is unavailable or unreachable they answer 503 at once with
+ *   MODEL_UNAVAILABLE_MESSAGE.
  *
  * Progress of long work: every document action (summarize, translate, translate_stored_file,
  * askQuestions, proofread, bulk-sentiment-analysis) and page analysis called with
@@ -22,7 +28,7 @@ import { z } from 'zod';
  * Closing the connection cancels the work: its queued and running model calls stop.
  * Without that header the endpoints answer exactly as before.
  */
-export const AI_STATES = ['downloading', 'loading', 'ready', 'unavailable'] as const;
+export const AI_STATES = ['downloading', 'loading', 'ready', 'unavailable', 'unreachable'] as const;
 export const aiStateSchema = z.enum(AI_STATES);
 export type AiState = z.infer<typeof aiStateSchema>;
 
@@ -32,6 +38,7 @@ export const aiStatusSchema = z.object({
   name: z.string(),
   reason: z.string().nullable(),
   queued: z.number().int().min(0),
+  last_ok_at: z.string().nullable(),
 });
 export type AiStatus = z.infer<typeof aiStatusSchema>;
 

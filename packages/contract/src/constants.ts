@@ -86,3 +86,10 @@ export const STORAGE_KEYS = {
   refreshToken: 'refreshToken',
   firstName: 'firstName',
 } as const;
+
+/**
+ * What a user reads when no model can answer (contract ai.ts): what they can do, nothing
+ * internal; the operator's reason goes to the log and the Admin page.
+ */
+export const MODEL_UNAVAILABLE_MESSAGE =
+  'The assistant is unavailable right now; the operator has been told.';

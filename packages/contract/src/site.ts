@@ -52,14 +52,23 @@ export const clientConfigResponseSchema = z.object({
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigResponseSchema>;
 
-export const regionResponseSchema = z.object({ country: z.string() });
+/**
+ * GET /api/region (public): the visitor's country from the offline GeoIP database, null when it
+ * is unknown (a private or loopback address): always 200, so no page load logs an error.
+ */
+export const regionResponseSchema = z.object({ country: z.string().nullable() });
 export type RegionResponse = z.infer<typeof regionResponseSchema>;
 
+/**
+ * GET /api/health and /api/ready (public): ok or not, with at most a one-word reason per part;
+ * never a path, a setting or an internal address (the log and the Admin page have those).
+ *   model    `ok`, or the model's state: downloading, loading, unavailable, unreachable.
+ *   storage  readiness only: `ok`, or `unavailable` (e.g. the S3 bucket does not exist).
+ */
 export const healthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'error']),
-  model: z.string(),
-  /** Readiness only: `ok`, or `unavailable: <reason>` (e.g. the S3 bucket does not exist). */
-  storage: z.string().optional(),
+  model: z.enum(['ok', 'downloading', 'loading', 'unavailable', 'unreachable']),
+  storage: z.enum(['ok', 'unavailable']).optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -10,6 +10,7 @@ import { filesRoutes } from './files/files.routes';
 import { authRoutes } from './auth/auth.routes';
 import { captchaRoutes } from './captcha/captcha.routes';
 import { contactRoutes } from './contact/contact.routes';
+import { crawlersRoutes } from './crawlers/crawlers.routes';
 import { healthRoutes } from './health/health.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { logsRoutes } from './logs/logs.routes';
@@ -27,6 +28,7 @@ export async function registerFeatures(app: FastifyInstance) {
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(regionRoutes);
+  await app.register(crawlersRoutes);
   await app.register(filesRoutes);
   await app.register(aiRoutes);
   await app.register(jobsRoutes);

@@ -4,6 +4,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** For the operator only: logged by the error handler, never sent (paths, settings, hosts). */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'HttpError';

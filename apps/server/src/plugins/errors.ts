@@ -12,7 +12,7 @@ import { HttpError, routeNotFound } from '../lib/http-error';
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
-      if (err.statusCode >= 500) request.log.error({ err }, err.message);
+      if (err.statusCode >= 500) request.log.error({ err }, err.detail ?? err.message);
       return reply.code(err.statusCode).headers(err.headers).send({ error: err.message });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

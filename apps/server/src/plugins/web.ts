@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export const WEB_DIST = path.resolve(
@@ -14,6 +15,8 @@ export const WEB_DIST = path.resolve(
  * Serves the built web app under BASE_PATH. The app is built with relative asset URLs; the
  * `<base href>` injected here makes them (and the router) work under any base path, so one build
  * serves every deployment. Unknown paths under the base get the app, which shows its 404 page.
+ * Files are sent as the build compressed them (`file.br`, `file.gz`: apps/web/build/precompress.ts)
+ * to browsers that accept it; the page itself is compressed once, here, after the injection.
  */
 async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
   const dist = opts.distDir ?? WEB_DIST;
@@ -23,9 +26,8 @@ async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
     app.log.warn(`web app not built (${indexFile} missing): run "npm run build"`);
     return;
   }
-  const indexHtml = readFileSync(indexFile, 'utf8').replace(
-    '<head>',
-    `<head>\n    <base href="${base}" />`,
+  const indexHtml = compressedPage(
+    readFileSync(indexFile, 'utf8').replace('<head>', `<head>\n    <base href="${base}" />`),
   );
 
   await app.register(fastifyStatic, {
@@ -33,11 +35,20 @@ async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
     prefix: base,
     wildcard: false,
     index: false,
-    allowedPath: (p) => p !== '/index.html',
+    preCompressed: true,
+    // Set below per file: `send` would otherwise overwrite it with max-age=0 for every file.
+    cacheControl: false,
+    // Neither the page nor the compressed copies are files to fetch by their own name.
+    allowedPath: (p) => p !== '/index.html' && !/\.(?:br|gz)$/.test(p),
     setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      }
+      res.setHeader(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=0',
+      );
+      // Caches must keep the compressed and plain answers apart.
+      res.setHeader('vary', 'accept-encoding');
     },
   });
 
@@ -45,16 +56,46 @@ async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
     if (request.url.startsWith('/api/')) {
       return reply.code(404).send({ error: `Route GET ${request.url.split('?')[0]} not found` });
     }
+    const encoding = acceptedEncoding(request);
+    if (encoding) reply.header('content-encoding', encoding);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(indexHtml);
+      .header('vary', 'accept-encoding')
+      .send(indexHtml[encoding ?? 'identity']);
   });
   if (base !== '/') {
     app.get(base.slice(0, -1), { schema: { hide: true } }, async (_req, reply) =>
       reply.redirect(base),
     );
   }
+}
+
+/** The page as sent: plain, brotli and gzip (it is small: compressed once at start-up). */
+function compressedPage(html: string) {
+  const bytes = Buffer.from(html);
+  return {
+    identity: bytes,
+    br: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    }),
+    gzip: gzipSync(bytes, { level: 9 }),
+  };
+}
+
+/** brotli when the browser takes it, else gzip, else none (q=0 refuses an encoding). */
+function acceptedEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
+  const header = String(request.headers['accept-encoding'] ?? '');
+  const accepted = new Set(
+    header
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || !/^\s*q=0(?:\.0*)?\s*$/.test(q))
+      .map(([name]) => name!.trim().toLowerCase()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
 }
 
 export default fp(webPlugin, { name: 'web', dependencies: ['db'] });

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  adminModelRetryResponseSchema,
   adminOverviewResponseSchema,
   adminUserIdParamsSchema,
   adminUserSchema,
@@ -44,6 +46,22 @@ export async function adminRoutes(fastify: FastifyInstance) {
       schema: { ...meta, response: { 200: adminOverviewResponseSchema, ...errors } },
     },
     async () => admin.overview(deps, adminModelStatus(app.ai)),
+  );
+
+  /** "Retry now": a failed model download, or the check of an unreachable model server. */
+  app.post(
+    '/api/admin/model/retry',
+    {
+      ...operatorOnly,
+      schema: { ...meta, response: { 200: adminModelRetryResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const retried = app.ai.retryNow?.() ?? false;
+      if (retried) request.log.info('AI: the operator asked to retry the model now');
+      // Lets the attempt begin, so the status answered is the attempt's.
+      await nextTurn();
+      return { retried, model: adminModelStatus(app.ai) };
+    },
   );
 
   app.get(

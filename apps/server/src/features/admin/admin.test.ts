@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminUser } from '@inkwell/contract';
+import { MODEL_UNAVAILABLE_MESSAGE, type AdminUser } from '@inkwell/contract';
 import { utcDay } from '../../lib/time';
 import { mailedInvitation, readOutbox } from '../../../test/outbox';
 import {
@@ -230,13 +230,16 @@ describe.each(testDialects())('the Admin API (%s)', (dialect) => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       registration: { mode: 'domain', domains: ['example.com'] },
-      // No model in this test: the status says why, as /api/ready does.
+      // No model in this test: the operator reads why (the setting to fix), users what to do.
       model: {
         available: false,
         state: 'unavailable',
         progress: null,
         name: expect.any(String),
-        reason: expect.any(String),
+        reason: MODEL_UNAVAILABLE_MESSAGE,
+        detail: expect.stringMatching(/MODEL_DOWNLOAD=off/),
+        next_retry_at: null,
+        last_ok_at: null,
         queued: 0,
       },
       alert: { message: '', severity: 'info', isVisible: false },

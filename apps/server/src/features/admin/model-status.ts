@@ -2,8 +2,17 @@ import type { AdminModelStatus } from '@inkwell/contract';
 import { toAiStatus } from '../ai/ai-status';
 import type { LanguageModel } from '../ai/language-model';
 
-/** The model as the Admin page shows it: GET /api/ai/status's view, and whether it serves now. */
+/**
+ * The model as the Admin page shows it: GET /api/ai/status's view, whether it serves now, and
+ * for the operator the full reason (the path, setting or address to fix) and the next retry.
+ */
 export function adminModelStatus(ai: LanguageModel): AdminModelStatus {
   const status = ai.status();
-  return { ...toAiStatus(status), available: status.available };
+  return {
+    ...toAiStatus(status),
+    name: status.name,
+    available: status.available,
+    detail: status.state === 'ready' ? null : (status.reason ?? null),
+    next_retry_at: status.nextRetryAt?.toISOString() ?? null,
+  };
 }

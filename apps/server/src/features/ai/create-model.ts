@@ -24,7 +24,14 @@ export async function createLanguageModel(
       model: config.AI_MODEL,
       timeoutMs: config.AI_TIMEOUT_MS,
       cachePrompt: config.AI_CACHE_PROMPT,
+      onHealthChange: (up, reason) =>
+        up
+          ? log.info('AI: the model server answers again')
+          : log.error(
+              `AI: the model server is unreachable: ${reason}; checking again with backoff`,
+            ),
     });
+    model.start();
     return { model, capacity: config.AI_PARALLEL };
   }
   // Imported lazily: node-llama-cpp's native binding is only loaded when it is the provider.

@@ -11,6 +11,7 @@ export function instrumentModel(model: LanguageModel, metrics: Metrics): Languag
     contextTokens: () => model.contextTokens(),
     countTokens: (text) => model.countTokens(text),
     whenSettled: () => model.whenSettled(),
+    retryNow: () => model.retryNow?.() ?? false,
     close: () => model.close(),
     async *stream(turns: ChatTurn[], opts?: GenerateOptions) {
       for await (const piece of model.stream(turns, opts)) {

@@ -1,3 +1,4 @@
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { HttpError } from '../../lib/http-error';
 
 /**
@@ -38,7 +39,8 @@ export interface WorkHandle {
   setQueuedAhead(calls: number, waitMs: number | null): void;
 }
 
-export type ModelState = 'downloading' | 'loading' | 'ready' | 'unavailable';
+/** `unreachable`: the model server (openai provider) does not answer its health check. */
+export type ModelState = 'downloading' | 'loading' | 'ready' | 'unavailable' | 'unreachable';
 
 export interface ModelStatus {
   /** True exactly when `state` is `ready`. */
@@ -48,8 +50,15 @@ export interface ModelStatus {
   progress?: number;
   /** Provider and model, e.g. "llama:qwen2.5-1.5b-instruct-q4_k_m.gguf". */
   name: string;
-  /** Why it is unavailable, naming the setting to fix. */
+  /**
+   * Why it is not ready, naming the setting to fix: for the operator (log, Admin page) only;
+   * users read `publicReason(status)` (features/ai/ai-status.ts).
+   */
   reason?: string;
+  /** The last time the model server answered (openai provider); undefined: never yet. */
+  lastOkAt?: Date;
+  /** When the next attempt (download, server check) starts while one is waited for. */
+  nextRetryAt?: Date;
   /** Calls waiting for a slot of the model (filled in by the scheduler). */
   queued?: number;
 }
@@ -64,6 +73,11 @@ export interface LanguageModel {
   countTokens(text: string): number;
   /** Resolves once loading has finished, ready or not (at once for providers that do not load). */
   whenSettled(): Promise<ModelStatus>;
+  /**
+   * Tries again at once what failed (the model download, the check of the model server) instead
+   * of waiting for the next attempt; false when nothing was waiting to be retried.
+   */
+  retryNow?(): boolean;
   close(): Promise<void>;
 }
 
@@ -78,10 +92,16 @@ export async function generate(
   return out;
 }
 
-/** 503 with a message that tells the operator what to configure. */
+/**
+ * 503. Users read `publicMessage` (by default MODEL_UNAVAILABLE_MESSAGE); the operator's reason
+ * (paths, settings, addresses) is the error's `detail`, which the error handler logs.
+ */
 export class ModelUnavailableError extends HttpError {
-  constructor(reason: string, headers: Record<string, string> = {}) {
-    super(503, `No language model is available: ${reason}`, headers);
+  constructor(
+    operatorReason: string,
+    opts: { headers?: Record<string, string>; publicMessage?: string } = {},
+  ) {
+    super(503, opts.publicMessage ?? MODEL_UNAVAILABLE_MESSAGE, opts.headers, operatorReason);
     this.name = 'ModelUnavailableError';
   }
 }
@@ -95,13 +115,18 @@ const DOWNLOAD_RETRY_AFTER_S = 30;
 
 /**
  * Throws the 503 before any work starts when the model cannot take calls: while it downloads
- * (with the percentage and Retry-After) or when it is unavailable (naming the setting to fix).
+ * (with the percentage and Retry-After), or when it is unavailable or its server unreachable
+ * (users read what they can do; the log gets the setting to fix).
  */
 export function assertModelUsable(status: ModelStatus): void {
   if (modelUsable(status)) return;
   const reason = status.reason ?? 'the model is not ready';
   if (status.state === 'downloading') {
-    throw new ModelUnavailableError(reason, { 'retry-after': String(DOWNLOAD_RETRY_AFTER_S) });
+    throw new ModelUnavailableError(reason, {
+      headers: { 'retry-after': String(DOWNLOAD_RETRY_AFTER_S) },
+      // The percentage is no secret: it tells the user how long to wait.
+      publicMessage: `No language model is available: ${reason}`,
+    });
   }
-  throw new ModelUnavailableError(reason);
+  throw new ModelUnavailableError(`${status.name}: ${reason}`);
 }

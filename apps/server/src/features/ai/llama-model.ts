@@ -20,7 +20,13 @@ import {
 } from './language-model';
 import { probeModel } from './llama-probe';
 import type { Config } from '../../config';
-import { downloadModel, planModelFile, type ModelFileSettings } from './model-file';
+import { Backoff } from './backoff';
+import {
+  DOWNLOAD_BACKOFF,
+  downloadWithRetry,
+  planModelFile,
+  type ModelFileSettings,
+} from './model-file';
 import { EVALUATION_PRIORITY, interactiveFirst } from './batch-priority';
 import { Pool } from './sequence-pool';
 import { decideSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
@@ -121,13 +127,23 @@ export class LlamaModelProvider implements LanguageModel {
   private sequences!: number;
   private readonly sequencesDecided: Promise<number>;
   private decideSequences!: (n: number) => void;
+  /** Between attempts at a failed download (retryNow() cuts the wait short). */
+  private readonly downloadBackoff: Backoff;
+  /** Resolves whenSettled() at the first failed download, while the attempts go on. */
+  private firstDownloadFailure!: () => void;
 
   constructor(
     private readonly config: ModelFileSettings,
     private readonly log: FastifyBaseLogger,
     private readonly tuning: LlamaTuning,
+    downloadBackoff = DOWNLOAD_BACKOFF,
   ) {
     this.sequencesDecided = new Promise((resolve) => (this.decideSequences = resolve));
+    this.downloadBackoff = new Backoff(downloadBackoff);
+  }
+
+  retryNow(): boolean {
+    return this.downloadBackoff.now();
   }
 
   /**
@@ -140,12 +156,14 @@ export class LlamaModelProvider implements LanguageModel {
 
   /** Begins resolving, downloading and loading the model; never throws (failures land in status()). */
   start() {
-    this.settled = this.load().catch((err: unknown) => {
+    const failedOnce = new Promise<void>((r) => (this.firstDownloadFailure = r));
+    const loaded = this.load().catch((err: unknown) => {
       if (this.state.kind === 'closed') return;
       const reason = err instanceof Error ? err.message : String(err);
       this.state = { kind: 'failed', reason };
       this.log.error(`AI: the embedded model is unavailable: ${reason}`);
     });
+    this.settled = Promise.race([loaded, failedOnce]);
   }
 
   /** Resolves once loading has succeeded or failed (tests, benchmarks). */
@@ -161,7 +179,13 @@ export class LlamaModelProvider implements LanguageModel {
       case 'ready':
         return { available: true, state: 'ready', name };
       case 'failed':
-        return { available: false, state: 'unavailable', name, reason: s.reason };
+        return {
+          available: false,
+          state: 'unavailable',
+          name,
+          reason: s.reason,
+          nextRetryAt: this.downloadBackoff.nextAttemptAt ?? undefined,
+        };
       case 'downloading':
         return {
           available: false,
@@ -329,28 +353,33 @@ export class LlamaModelProvider implements LanguageModel {
     let file = plan.file;
     this.name = `llama:${file.split(/[\\/]/).pop()}`;
     if (plan.kind === 'download') {
-      this.state = { kind: 'downloading', fraction: 0 };
       this.log.info(`AI: downloading ${plan.uri} to ${plan.file} (once; resumes if interrupted)`);
       let logged = 0;
-      try {
-        file = await downloadModel(
-          plan,
-          (fraction) => {
-            if (this.state.kind === 'downloading') this.state.fraction = fraction;
-            // Progress in the log too, for terminals without a progress bar (containers).
-            if (fraction - logged >= 0.1) {
-              logged = fraction;
-              this.log.info(`AI: model download ${Math.floor(fraction * 100)}%`);
-            }
+      file = await downloadWithRetry(
+        plan,
+        (fraction) => {
+          if (this.state.kind === 'downloading') this.state.fraction = fraction;
+          // Progress in the log too, for terminals without a progress bar (containers).
+          if (fraction - logged >= 0.1) {
+            logged = fraction;
+            this.log.info(`AI: model download ${Math.floor(fraction * 100)}%`);
+          }
+        },
+        {
+          backoff: this.downloadBackoff,
+          onAttempt: () => {
+            this.assertOpen();
+            this.state = { kind: 'downloading', fraction: 0 };
           },
-          this.abortLoad.signal,
-        );
-      } catch (err) {
-        throw new Error(
-          `could not download the model ${plan.uri} (${(err as Error).message}); check the network and restart, ` +
-            `or put a GGUF file at ${plan.file}, set MODEL_PATH, or set AI_BASE_URL to an OpenAI-compatible server`,
-        );
-      }
+          onFailure: (reason) => {
+            this.assertOpen();
+            this.state = { kind: 'failed', reason };
+            this.log.error(`AI: the embedded model is unavailable: ${reason}`);
+            this.firstDownloadFailure();
+          },
+        },
+        this.abortLoad.signal,
+      );
     }
     this.assertOpen();
     this.state = { kind: 'loading' };

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Backoff } from './backoff';
 
 /**
  * Where the embedded model's GGUF file comes from: MODEL_PATH (a local file), or MODEL (a `hf:`
@@ -76,6 +77,44 @@ export async function downloadModel(
     },
   });
   return downloader.download({ signal });
+}
+
+/** What a download that keeps failing tells its model, between attempts. */
+export interface DownloadAttempts {
+  backoff: Backoff;
+  /** An attempt starts. */
+  onAttempt(): void;
+  /** An attempt failed; the next one starts after the backoff (or at once on backoff.now()). */
+  onFailure(reason: string): void;
+}
+
+/** The time between attempts at a failed download: 10 s, doubling up to 10 minutes. */
+export const DOWNLOAD_BACKOFF = { minMs: 10_000, maxMs: 10 * 60_000 };
+
+/**
+ * Downloads the model, trying again with backoff after each failure (a network that comes back,
+ * a host that was down) until it succeeds or the signal aborts.
+ */
+export async function downloadWithRetry(
+  plan: { file: string; uri: string },
+  onProgress: (fraction: number) => void,
+  attempts: DownloadAttempts,
+  signal?: AbortSignal,
+): Promise<string> {
+  for (;;) {
+    attempts.onAttempt();
+    try {
+      return await downloadModel(plan, onProgress, signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      attempts.onFailure(
+        `could not download the model ${plan.uri} (${(err as Error).message}); trying again with backoff, ` +
+          `or put a GGUF file at ${plan.file}, set MODEL_PATH, or set AI_BASE_URL to an OpenAI-compatible server`,
+      );
+      await attempts.backoff.wait(signal);
+      if (signal?.aborted) throw err;
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { generate } from './language-model';
 import { OpenAIModel } from './openai-model';
@@ -31,26 +32,29 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     });
   });
 
-  it('maps failures to clear errors', async () => {
+  it('maps failures to clear errors: what to do for the user, what to fix for the operator', async () => {
     const turns = [{ role: 'user' as const, content: 'x' }];
     await expect(generate(model({ apiKey: 'wrong' }), turns)).rejects.toMatchObject({
       statusCode: 503,
-      message: expect.stringMatching(/^No language model is available: .*AI_API_KEY/),
+      message: MODEL_UNAVAILABLE_MESSAGE,
+      detail: /AI_API_KEY/,
     });
     ai.setFailure({ delayMs: 1500 });
     await expect(generate(model(), turns)).rejects.toMatchObject({
       statusCode: 504,
-      message: /AI_TIMEOUT_MS/,
+      message: 'The assistant took too long to answer. Please try again.',
+      detail: /AI_TIMEOUT_MS/,
     });
     ai.setFailure({ status: 503 });
     await expect(generate(model(), turns)).rejects.toMatchObject({
       statusCode: 502,
-      message: /HTTP 503/,
+      message: 'The assistant could not finish its answer. Please try again.',
+      detail: /HTTP 503/,
     });
     ai.setFailure({ dieAfterPieces: 1 });
     await expect(generate(model(), turns)).rejects.toMatchObject({
       statusCode: 502,
-      message: /closed the connection/,
+      detail: /closed the connection/,
     });
     ai.setFailure({});
     const gone = await startOpenAITestServer();
@@ -58,8 +62,38 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     const refused = new OpenAIModel({ baseUrl: gone.url, model: 'm', timeoutMs: 1000 });
     await expect(generate(refused, turns)).rejects.toMatchObject({
       statusCode: 503,
-      message: /AI_BASE_URL/,
+      message: MODEL_UNAVAILABLE_MESSAGE,
+      detail: /AI_BASE_URL/,
     });
+    // The failed connection is remembered: the model is unreachable until a check succeeds.
+    expect(refused.status()).toMatchObject({ state: 'unreachable', available: false });
+  });
+
+  it('checks its server with backoff: unreachable while it is down, ready once it answers', async () => {
+    const server = await startOpenAITestServer();
+    const changes: boolean[] = [];
+    const watched = new OpenAIModel({
+      baseUrl: server.url,
+      model: 'm',
+      timeoutMs: 1000,
+      health: { intervalMs: 60_000, backoff: { minMs: 10, maxMs: 40 } },
+      onHealthChange: (up) => changes.push(up),
+    });
+    try {
+      watched.start();
+      await expect.poll(() => watched.status().lastOkAt).toBeInstanceOf(Date);
+      await server.stop();
+      // A check now (the Admin page's "Retry now") finds the server down.
+      expect(watched.retryNow()).toBe(true);
+      await expect.poll(() => watched.status().state).toBe('unreachable');
+      expect(watched.status().reason).toMatch(/cannot be reached .*AI_BASE_URL/);
+      await server.restart();
+      await expect.poll(() => watched.status().state).toBe('ready');
+      expect(changes).toEqual([false, true]);
+    } finally {
+      await watched.close();
+      await server.close();
+    }
   });
 
   it('stops when the caller aborts', async () => {

@@ -6,6 +6,7 @@ import {
   type LanguageModel,
   type ModelStatus,
 } from './language-model';
+import { DEFAULT_HEALTH, ServerHealth, type ServerHealthOptions } from './server-health';
 import { sseData } from './sse';
 import { estimateTokens } from './token-estimate';
 
@@ -31,6 +32,10 @@ export interface OpenAIModelOptions {
   cachePrompt?: boolean;
   defaultMaxTokens?: number;
   fetch?: typeof fetch;
+  /** How often the server is checked (GET /models) while it answers, and the backoff when not. */
+  health?: Pick<ServerHealthOptions, 'intervalMs' | 'backoff'>;
+  /** Told when the server stops or starts answering (the operator's log). */
+  onHealthChange?: ServerHealthOptions['onChange'];
 }
 
 export const OPENAI_DEFAULT_CONTEXT = 8192;
@@ -41,10 +46,25 @@ export class OpenAIModel implements LanguageModel {
   private resolvedModel: Promise<string> | undefined;
   private closed = false;
   private readonly fetchFn: typeof fetch;
+  private readonly health: ServerHealth;
 
   constructor(private readonly opts: OpenAIModelOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.fetchFn = opts.fetch ?? fetch;
+    this.health = new ServerHealth({
+      ...(opts.health ?? DEFAULT_HEALTH),
+      check: (signal) => this.checkServer(signal),
+      onChange: opts.onHealthChange,
+    });
+  }
+
+  /** Starts checking the server in the background (without it, the state is only learnt from calls). */
+  start() {
+    this.health.start();
+  }
+
+  retryNow(): boolean {
+    return this.health.checkNow();
   }
 
   async whenSettled(): Promise<ModelStatus> {
@@ -59,7 +79,18 @@ export class OpenAIModel implements LanguageModel {
         name: this.name(),
         reason: 'the server is shutting down',
       };
-    return { available: true, state: 'ready', name: this.name() };
+    const { lastOkAt } = this.health;
+    if (this.health.state === 'down') {
+      return {
+        available: false,
+        state: 'unreachable',
+        name: this.name(),
+        reason: this.health.reason,
+        lastOkAt,
+        nextRetryAt: this.health.nextCheckAt ?? undefined,
+      };
+    }
+    return { available: true, state: 'ready', name: this.name(), lastOkAt };
   }
 
   contextTokens(): number {
@@ -72,10 +103,13 @@ export class OpenAIModel implements LanguageModel {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.health.stop();
   }
 
   async *stream(turns: ChatTurn[], opts: GenerateOptions = {}): AsyncGenerator<string> {
     if (this.closed) throw new ModelUnavailableError('the server is shutting down');
+    // Known to be down: answer at once instead of waiting for a connection to fail.
+    if (this.health.state === 'down') throw new ModelUnavailableError(this.status().reason ?? '');
     opts.signal?.throwIfAborted();
     const idle = new IdleTimer(this.opts.timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, idle.signal]) : idle.signal;
@@ -96,6 +130,7 @@ export class OpenAIModel implements LanguageModel {
         signal,
       });
       connected = true;
+      if (res.status < 500) this.health.reportSuccess();
       if (!res.ok) throw await this.statusError(res);
       if (!res.body) throw upstreamError('the AI server sent an empty answer');
       idle.touch();
@@ -118,6 +153,26 @@ export class OpenAIModel implements LanguageModel {
     } finally {
       idle.clear();
     }
+  }
+
+  /** The health check: the model list answers (a server without that endpoint answers 404). */
+  private async checkServer(signal: AbortSignal): Promise<void> {
+    let res: Response;
+    try {
+      res = await this.fetchFn(`${this.base}/models`, { headers: this.headers(), signal });
+    } catch (err) {
+      throw new Error(this.unreachableReason(err));
+    }
+    await res.body?.cancel();
+    if (!res.ok && res.status !== 404) {
+      throw new Error(`the AI server at ${this.base} answered HTTP ${res.status} to GET /models`);
+    }
+  }
+
+  private unreachableReason(err: unknown): string {
+    const cause = err instanceof Error ? (err.cause as Error | undefined) : undefined;
+    const why = causeCode(err) ?? cause?.message ?? (err instanceof Error ? err.message : 'error');
+    return `the AI server at ${this.base} cannot be reached (${why}); check AI_BASE_URL`;
   }
 
   private name() {
@@ -172,8 +227,14 @@ export class OpenAIModel implements LanguageModel {
         `the AI server does not know this model or path; check AI_MODEL and AI_BASE_URL${suffix}`,
       );
     }
-    if (res.status === 429)
-      return new HttpError(503, `The AI server is busy. Please try again shortly.${suffix}`);
+    if (res.status === 429) {
+      return new HttpError(
+        503,
+        'The assistant is busy. Please try again shortly.',
+        {},
+        detail || undefined,
+      );
+    }
     return upstreamError(`the AI server answered HTTP ${res.status}${suffix}`);
   }
 
@@ -188,24 +249,29 @@ export class OpenAIModel implements LanguageModel {
     if (idle.fired) {
       return new HttpError(
         504,
-        `The AI server did not answer within ${this.opts.timeoutMs} ms (AI_TIMEOUT_MS).`,
+        'The assistant took too long to answer. Please try again.',
+        {},
+        `the AI server did not answer within ${this.opts.timeoutMs} ms (AI_TIMEOUT_MS)`,
       );
     }
     if (!connected) {
       // Refused, unknown host, TLS failure...: the request never reached a server.
-      const cause = err instanceof Error ? (err.cause as Error | undefined) : undefined;
-      const why =
-        causeCode(err) ?? cause?.message ?? (err instanceof Error ? err.message : 'error');
-      return new ModelUnavailableError(
-        `the AI server at ${this.base} cannot be reached (${why}); check AI_BASE_URL`,
-      );
+      const reason = this.unreachableReason(err);
+      this.health.reportFailure(reason);
+      return new ModelUnavailableError(reason);
     }
     return upstreamError('the AI server closed the connection before finishing the reply');
   }
 }
 
-function upstreamError(message: string) {
-  return new HttpError(502, message.charAt(0).toUpperCase() + message.slice(1) + '.');
+/** 502: the user reads that the answer failed; the operator's log gets what the server did. */
+function upstreamError(detail: string) {
+  return new HttpError(
+    502,
+    'The assistant could not finish its answer. Please try again.',
+    {},
+    detail,
+  );
 }
 
 interface ParsedChunk {

@@ -80,7 +80,8 @@ describe('the scheduled model', () => {
     inner.setStatus({ state: 'loading', reason: 'the model is loading' });
     await expect(call('too early')).rejects.toMatchObject({
       statusCode: 503,
-      message: expect.stringMatching(/still loading after 30 ms \(AI_LOAD_WAIT_MS\)/),
+      message: 'The model is still loading; try again in a moment.',
+      detail: expect.stringMatching(/still loading after 30 ms \(AI_LOAD_WAIT_MS\)/),
     });
     expect(inner.calls).toHaveLength(0);
   });

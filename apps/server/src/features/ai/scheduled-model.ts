@@ -54,6 +54,10 @@ export class ScheduledModel implements LanguageModel {
     return { ...this.inner.status(), queued: this.scheduler.waiting };
   }
 
+  retryNow(): boolean {
+    return this.inner.retryNow?.() ?? false;
+  }
+
   contextTokens() {
     return this.inner.contextTokens();
   }
@@ -164,7 +168,8 @@ export class ScheduledModel implements LanguageModel {
       await waitFor(this.inner.whenSettled(), this.opts.loadWaitMs, signal);
       if (this.inner.status().state === 'loading') {
         throw new ModelUnavailableError(
-          `the model is still loading after ${this.opts.loadWaitMs} ms (AI_LOAD_WAIT_MS); try again in a moment`,
+          `the model is still loading after ${this.opts.loadWaitMs} ms (AI_LOAD_WAIT_MS)`,
+          { publicMessage: 'The model is still loading; try again in a moment.' },
         );
       }
     }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
 import { ensureTinyGguf } from '../ai/tiny-gguf';
 import { openChatStream, readChatStream } from './chat-stream.test-helper';
@@ -62,7 +63,7 @@ describe('chat over HTTP with the embedded llama provider (tiny GGUF)', () => {
 });
 
 describe('chat without a usable model', () => {
-  it('answers 503 naming the setting to fix, and never calls a model', async () => {
+  it('answers 503 in the user’s words (the setting to fix goes to the log), and never calls a model', async () => {
     const server = await startTestServer();
     try {
       const user = await registerUser(server);
@@ -72,9 +73,8 @@ describe('chat without a usable model', () => {
         json: { text: 'hi' },
       });
       expect(res.status).toBe(503);
-      expect(((await res.json()) as { error: string }).error).toMatch(
-        /^No language model is available: .*MODEL_DOWNLOAD=off.*MODEL_PATH.*AI_BASE_URL/,
-      );
+      expect(((await res.json()) as { error: string }).error).toBe(MODEL_UNAVAILABLE_MESSAGE);
+      expect(server.app.ai.status().reason).toMatch(/MODEL_DOWNLOAD=off.*MODEL_PATH.*AI_BASE_URL/);
       expect(await (await server.request('/api/chat/usage', { token: user.token })).json()).toEqual(
         { current: 0, max: 20 },
       );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import {
   echoReply,
   startOpenAITestServer,
@@ -191,8 +192,6 @@ describe.each(testDialects())('document AI actions (%s)', (dialect) => {
       file: { name: 'a.txt', bytes: 'Some text to summarize.' },
     });
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { error: string }).error).toMatch(
-      /^No language model is available: /,
-    );
+    expect(((await res.json()) as { error: string }).error).toBe(MODEL_UNAVAILABLE_MESSAGE);
   });
 });

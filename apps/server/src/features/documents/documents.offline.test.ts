@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import type { ProofreadResponse, SentimentResponse } from '@inkwell/contract';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
@@ -113,9 +114,7 @@ describe('without any model', () => {
       file: { name: 'a.txt', bytes: 'Some text.' },
     });
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { error: string }).error).toMatch(
-      /^No language model is available: /,
-    );
+    expect(((await res.json()) as { error: string }).error).toBe(MODEL_UNAVAILABLE_MESSAGE);
     const empty = await postForm(server, '/api/proofread', token, {
       file: { name: 'a.txt', bytes: ' ' },
     });

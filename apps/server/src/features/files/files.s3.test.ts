@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAITestServer } from '../../../test/openai-test-server';
 import { startS3TestServer, type S3TestServer } from '../../../test/s3-test-server';
 import {
   registerUser,
@@ -100,19 +101,22 @@ describe.each(testDialects())('files on S3 (%s)', (dialect) => {
 });
 
 describe('readiness with S3', () => {
-  it('is not ready while the bucket is missing, naming it, and ready once it exists', async () => {
+  it('is not ready while the bucket is missing (the log names it), and ready once it exists', async () => {
     const bucket = `inkwell-ready-${randomBytes(3).toString('hex')}`;
-    // An OpenAI-compatible address counts as an available model without being contacted.
+    // A model server that answers its health check: readiness then hangs on the store alone.
+    const ai = await startOpenAITestServer();
     const server = await startTestServer({
-      env: { ...s3.env(bucket), AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'm' },
+      env: { ...s3.env(bucket), AI_BASE_URL: ai.url, AI_MODEL: 'm' },
     });
     try {
+      await expect.poll(() => server.app.ai.status().lastOkAt).toBeInstanceOf(Date);
       const before = await server.request('/api/ready');
       expect(before.status).toBe(503);
       expect(await before.json()).toMatchObject({
         status: 'degraded',
         database: 'ok',
-        storage: `unavailable: the bucket "${bucket}" does not exist`,
+        model: 'ok',
+        storage: 'unavailable',
       });
       await s3.createBucket(bucket);
       const after = await server.request('/api/ready');
@@ -120,6 +124,7 @@ describe('readiness with S3', () => {
       expect(after.status).toBe(200);
     } finally {
       await server.close();
+      await ai.close();
     }
   });
 });

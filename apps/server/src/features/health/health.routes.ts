@@ -6,7 +6,11 @@ import { healthResponseSchema, type HealthResponse } from '@inkwell/contract';
 /** How long readiness waits for the file store before calling it unavailable. */
 const STORAGE_CHECK_MS = 3000;
 
-/** The state of the database and the model, as both health routes report it. */
+/**
+ * The state of the database and the model, as both health routes report it: these routes are
+ * public, so they say ok or the model's state, never why (the reason names paths, settings and
+ * internal addresses: it is in the log and on the Admin page).
+ */
 async function checkHealth(app: FastifyInstance): Promise<HealthResponse> {
   const database = await sql`select 1`.execute(app.db).then(
     () => 'ok' as const,
@@ -16,12 +20,15 @@ async function checkHealth(app: FastifyInstance): Promise<HealthResponse> {
   return {
     status: database === 'ok' && model.available ? 'ok' : 'degraded',
     database,
-    model: model.available ? model.name : `unavailable: ${model.reason ?? 'not configured'}`,
+    model: model.available ? 'ok' : model.state === 'ready' ? 'unavailable' : model.state,
   };
 }
 
-/** `ok`, or why files cannot be stored (a missing bucket answers every upload with a 500). */
-async function checkStorage(app: FastifyInstance): Promise<string> {
+/**
+ * `ok`, or `unavailable` when files cannot be stored (a missing bucket answers every upload with
+ * a 500); the reason goes to the log.
+ */
+async function checkStorage(app: FastifyInstance): Promise<'ok' | 'unavailable'> {
   const signal = AbortSignal.timeout(STORAGE_CHECK_MS);
   try {
     await app.storage.check(signal);
@@ -30,7 +37,8 @@ async function checkStorage(app: FastifyInstance): Promise<string> {
     const reason = signal.aborted
       ? `no answer within ${STORAGE_CHECK_MS / 1000} s`
       : (err as Error).message;
-    return `unavailable: ${reason}`;
+    app.log.warn(`readiness: the file store is unavailable: ${reason}`);
+    return 'unavailable';
   }
 }
 

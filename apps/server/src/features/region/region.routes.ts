@@ -1,21 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import geoip from 'geoip-country';
-import { errorResponseSchema, regionResponseSchema } from '@inkwell/contract';
-import { notFound } from '../../lib/http-error';
+import { regionResponseSchema } from '@inkwell/contract';
 
-/** The visitor's country from an offline GeoIP database (no third-party lookup). */
+/**
+ * The visitor's country from an offline GeoIP database (no third-party lookup); null when it is
+ * unknown. Always 200: a 404 here made every page load log an error in the browser's console.
+ */
 export async function regionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/region',
     {
-      schema: { tags: ['site'], response: { 200: regionResponseSchema, 404: errorResponseSchema } },
+      schema: { tags: ['site'], response: { 200: regionResponseSchema } },
     },
     async (request) => {
       const hit = geoip.lookup(request.ip.replace(/^::ffff:/, ''));
-      if (!hit?.country) throw notFound('Region unknown');
-      return { country: hit.country };
+      return { country: hit?.country || null };
     },
   );
 }

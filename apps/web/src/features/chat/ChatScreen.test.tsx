@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { AppRoutes } from '../../app/routes';
 import {
   callsTo,
@@ -92,7 +93,7 @@ describe('chat', () => {
     expect(log().getByText('Half a reply').closest('article')).not.toHaveAttribute('aria-busy');
   });
 
-  it('a reply failing before its first token goes silently; one failing mid-stream stays, stopped', async () => {
+  it('a reply failing before its first token gives the server’s reason; one failing mid-stream stays, stopped', async () => {
     let n = 0;
     const { user } = setup((req) =>
       req.path === 'chat'
@@ -106,11 +107,21 @@ describe('chat', () => {
     expect(await screen.findByText('Question')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Loading...')).toBeNull());
     expect(screen.queryByText('Stopped.')).toBeNull();
+    expect(await log().findByText('AI timed out')).toBeInTheDocument();
     // The server keeps a reply cut short after its first token (issue 26): so does the screen.
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Again{Enter}');
     expect(await screen.findByText('Par')).toBeInTheDocument();
     expect(screen.getByText('Stopped.')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(log().getAllByText('AI timed out')).toHaveLength(1);
+  });
+
+  it('says at once in the chat that an unavailable assistant cannot answer', async () => {
+    const { user } = setup((req) =>
+      req.path === 'chat' ? json(503, { error: MODEL_UNAVAILABLE_MESSAGE }) : undefined,
+    );
+    await user.type(await messageBox(), 'Anyone there?{Enter}');
+    expect(await log().findByText(MODEL_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByText('Loading...')).toBeNull();
   });
 
   it('accepts a plain JSON answer too and removes the placeholder on an HTTP error', async () => {

@@ -19,7 +19,10 @@ const OVERVIEW: AdminOverviewResponse = {
     state: 'unavailable',
     progress: null,
     name: 'llama:tiny.gguf',
-    reason: 'set MODEL_PATH',
+    reason: 'The assistant is unavailable right now; the operator has been told.',
+    detail: 'set MODEL_PATH',
+    next_retry_at: null,
+    last_ok_at: null,
     queued: 0,
   },
   alert: { message: '', severity: 'info', isVisible: false },
@@ -60,7 +63,8 @@ describe('AdminPage', () => {
     setup();
     expect(screen.getByRole('heading', { name: 'Admin', level: 1 })).toBeInTheDocument();
     const service = region('Service');
-    expect(service.getByText('llama:tiny.gguf: unavailable (set MODEL_PATH)')).toBeInTheDocument();
+    expect(service.getByText('llama:tiny.gguf: unavailable')).toBeInTheDocument();
+    expect(service.getByText('set MODEL_PATH')).toBeInTheDocument();
     expect(
       service.getByText(
         'Addresses at the allowed domains, others by invitation: example.com, example.org',

@@ -1,6 +1,8 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AdminOverviewResponse } from '@inkwell/contract';
+import { callsTo, json, mockFetch, renderWithProviders, signIn } from '../../../test/utils';
 import { ServiceStatus } from './ServiceStatus';
 
 const overview = (model: Partial<AdminOverviewResponse['model']>): AdminOverviewResponse => ({
@@ -11,6 +13,9 @@ const overview = (model: Partial<AdminOverviewResponse['model']>): AdminOverview
     progress: null,
     name: 'llama:small.gguf',
     reason: null,
+    detail: null,
+    next_retry_at: null,
+    last_ok_at: null,
     queued: 0,
     ...model,
   },
@@ -29,8 +34,36 @@ describe('ServiceStatus', () => {
     expect(screen.getByText('llama:small.gguf: loading')).toBeInTheDocument();
   });
 
-  it('shows a ready model with the calls waiting for it', () => {
+  it('shows a ready model with the calls waiting for it, and no retry', () => {
     render(<ServiceStatus overview={overview({ state: 'ready', available: true, queued: 3 })} />);
     expect(screen.getByText('llama:small.gguf: ready, 3 call(s) waiting')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry now' })).toBeNull();
+  });
+
+  it('tells the operator why an unreachable model fails, when it answered last, and retries now', async () => {
+    signIn('Ada');
+    const fetchMock = mockFetch((req) =>
+      req.path === 'admin/model/retry'
+        ? json(200, { retried: true, model: overview({ state: 'unreachable' }).model })
+        : undefined,
+    );
+    renderWithProviders(
+      <ServiceStatus
+        overview={overview({
+          name: 'openai:m@http://10.0.0.5/v1',
+          state: 'unreachable',
+          detail: 'the AI server at http://10.0.0.5/v1 cannot be reached; check AI_BASE_URL',
+          last_ok_at: '2026-01-02T10:00:00.000Z',
+          next_retry_at: '2026-01-02T10:05:00.000Z',
+        })}
+      />,
+    );
+    expect(screen.getByText('openai:m@http://10.0.0.5/v1: unreachable')).toBeInTheDocument();
+    expect(screen.getByText(/cannot be reached; check AI_BASE_URL/)).toBeInTheDocument();
+    expect(screen.getByText('Model server last answered')).toBeInTheDocument();
+    expect(screen.getByText('Next attempt')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry now' }));
+    expect(await screen.findByText('Trying again now.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'admin/model/retry')[0]?.[1]?.method).toBe('POST');
   });
 });

@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { AdminOverviewResponse } from '@inkwell/contract';
+import { formatDateTime } from '../format';
+import { RetryModelButton } from './RetryModelButton';
 
 const SIGN_UP: Record<AdminOverviewResponse['registration']['mode'], string> = {
   open: 'Open to anyone',
@@ -9,24 +11,34 @@ const SIGN_UP: Record<AdminOverviewResponse['registration']['mode'], string> = {
   domain: 'Addresses at the allowed domains, others by invitation',
 };
 
-/** Ready, downloading, loading or unavailable (with why), and the calls waiting for it. */
-function modelState(model: AdminOverviewResponse['model']): string {
+type Model = AdminOverviewResponse['model'];
+
+/** Ready, downloading, loading, unavailable or unreachable, and the calls waiting for it. */
+function modelState(model: Model): string {
   const state =
-    model.state === 'ready'
-      ? 'ready'
-      : model.state === 'downloading'
-        ? `downloading${model.progress !== null ? ` (${model.progress} %)` : ''}`
-        : model.state === 'loading'
-          ? 'loading'
-          : `unavailable${model.reason ? ` (${model.reason})` : ''}`;
+    model.state === 'downloading'
+      ? `downloading${model.progress !== null ? ` (${model.progress} %)` : ''}`
+      : model.state;
   return model.queued > 0 ? `${state}, ${model.queued} call(s) waiting` : state;
 }
+
+/** For the operator: why the model does not serve (the setting to fix), and when it is tried again. */
+function modelRows(model: Model): [string, string][] {
+  const rows: [string, string][] = [];
+  if (model.detail) rows.push(['Why', model.detail]);
+  if (model.last_ok_at) rows.push(['Model server last answered', formatDateTime(model.last_ok_at)]);
+  if (model.next_retry_at) rows.push(['Next attempt', formatDateTime(model.next_retry_at)]);
+  return rows;
+}
+
+const failed = (model: Model) => model.state === 'unavailable' || model.state === 'unreachable';
 
 /** The model, who may sign up and the daily prompt limit, as the server runs them now. */
 export function ServiceStatus({ overview }: { overview: AdminOverviewResponse }) {
   const { model, registration } = overview;
   const rows: [string, string][] = [
     ['Model', `${model.name}: ${modelState(model)}`],
+    ...modelRows(model),
     [
       'Sign-up',
       registration.mode === 'domain'
@@ -36,20 +48,23 @@ export function ServiceStatus({ overview }: { overview: AdminOverviewResponse })
     ['Prompts per user per day', String(overview.prompt_limit)],
   ];
   return (
-    <Box
-      component="dl"
-      sx={{ display: 'grid', gridTemplateColumns: { sm: 'max-content 1fr' }, gap: 1, m: 0 }}
-    >
-      {rows.map(([label, value]) => (
-        <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" color="text.secondary">
-            {label}
-          </Typography>
-          <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
+    <>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: { sm: 'max-content 1fr' }, gap: 1, m: 0 }}
+      >
+        {rows.map(([label, value]) => (
+          <Box key={label} sx={{ display: 'contents' }}>
+            <Typography component="dt" color="text.secondary">
+              {label}
+            </Typography>
+            <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {failed(model) && <RetryModelButton />}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import Alert from '@mui/material/Alert';
 import LinearProgress from '@mui/material/LinearProgress';
-import type { AiStatus } from '@inkwell/contract';
+import { MODEL_UNAVAILABLE_MESSAGE, type AiStatus } from '@inkwell/contract';
 
 export const MODEL_STATUS_BANNER_ID = 'model-status';
 
@@ -14,18 +14,21 @@ export function modelStatusText(status: AiStatus): string | null {
     case 'loading':
       return 'Loading the model…';
     default:
-      return `The language model is unavailable: ${status.reason ?? 'not configured'}`;
+      // Unavailable or unreachable: the server's words for the user (the operator has the reason).
+      return status.reason ?? MODEL_UNAVAILABLE_MESSAGE;
   }
 }
 
-/** Above the chat input while the model is not ready: the download, the load, or what to fix. */
+/** Above the chat input while the model is not ready: the download, the load, or that it is down. */
 export function ModelStatusBanner({ status }: { status: AiStatus }) {
   const text = modelStatusText(status);
   if (!text) return null;
   return (
     <Alert
       id={MODEL_STATUS_BANNER_ID}
-      severity={status.state === 'unavailable' ? 'warning' : 'info'}
+      severity={
+        status.state === 'unavailable' || status.state === 'unreachable' ? 'warning' : 'info'
+      }
       role="status"
       sx={{ mb: 1 }}
     >

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { conversation, useReplying, wasStopped } from '../../../lib/conversation';
+import { aiStatusQuery } from '../api/get-ai-status';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
@@ -26,6 +28,7 @@ export function useSendMessage() {
   const [sending, setSending] = useState(false);
   /** A chat reply is on its way (or followed after a reload): Stop replaces Send. */
   const replying = useReplying();
+  const queryClient = useQueryClient();
 
   async function send(raw: string): Promise<boolean> {
     const text = raw.trim();
@@ -82,9 +85,14 @@ export function useSendMessage() {
       });
       conversation.setUsage(counter);
       return true;
-    } catch {
-      // Spec §8: a failed chat reply removes its placeholder silently (the client has logged it).
+    } catch (err) {
+      // Spec §8 removes the placeholder silently; issue 28 wants the reason said (an unreachable
+      // model answers at once), so the server's message replaces it when there is one.
       conversation.remove(placeholder);
+      const failure = err as { serverMessage?: string; status?: number | null } | undefined;
+      if (failure?.serverMessage) conversation.add({ type: 'error', text: failure.serverMessage });
+      // The model may have just become unavailable: the banner says so without waiting a minute.
+      if (failure?.status === 503) void queryClient.invalidateQueries(aiStatusQuery);
       return true;
     } finally {
       setSending(false);

@@ -2,7 +2,7 @@ import type { RegionResponse } from '@inkwell/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/region: the visitor's country, or 404 when unknown (then no banner, and nothing to log). */
+/** GET /api/region: the visitor's country, or null when unknown (then no banner). */
 export function getRegion(): Promise<RegionResponse> {
   // Not zod-validated: part of the shell's first chunk, which stays free of zod.
   return apiRequest<RegionResponse>('region', { auth: false, log: false });

@@ -10,7 +10,8 @@ import { useRegion } from '../api/get-region';
 import { loadAnalytics, readConsent, writeConsent, type ConsentValue } from '../consent';
 
 /**
- * Cookie consent: shown once the region lookup succeeded and while no consent cookie exists.
+ * Cookie consent: shown once the region lookup found the visitor's country and while no consent
+ * cookie exists.
  * The analytics script (URL from the server config) loads only after consent.
  */
 export function CookieConsentBanner() {
@@ -23,7 +24,7 @@ export function CookieConsentBanner() {
     if (consent === 'true') loadAnalytics(analyticsUrl);
   }, [consent, analyticsUrl]);
 
-  if (consent !== undefined || !region.isSuccess) return null;
+  if (consent !== undefined || !region.data?.country) return null;
 
   const decide = (value: ConsentValue) => {
     writeConsent(value);
