@@ -25,7 +25,7 @@ import webPlugin from './plugins/web';
 import { contentSecurityPolicy } from './lib/csp';
 import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
-import { closeSharedBrowsers } from './features/analysis/shared-browser';
+import { closeSharedBrowsers } from './features/analysis/browser/shared-browser';
 
 export interface BuildAppOptions {
   /** PostgreSQL schema to isolate in (tests). */

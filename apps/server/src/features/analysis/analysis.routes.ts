@@ -8,7 +8,7 @@ import {
 } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import { answerJob } from '../jobs/job-stream';
-import { registerAnalysisJobs, type AnalysisJobInput } from './analysis-jobs';
+import { registerAnalysisJobs, type AnalysisJobInput } from './analysis.job';
 import { readFormFields } from './read-form-fields';
 
 /**

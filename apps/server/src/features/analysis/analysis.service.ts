@@ -2,15 +2,19 @@ import type { AccessibilityAnalysis, AnalysisMode, SeoAnalysis } from '@inkwell/
 import { HttpError } from '../../lib/http-error';
 import type { LanguageModel } from '../ai/language-model';
 import type { WorkProgress } from '../ai/work-progress';
-import { accessibilityScore, toViolations, type AxeRuleOutcome } from './accessibility-score';
-import { runAxeInChromium } from './axe-chromium';
-import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
+import {
+  accessibilityScore,
+  toViolations,
+  type AxeRuleOutcome,
+} from './audits/accessibility/accessibility-score';
+import { runAxeInChromium } from './browser/axe-chromium';
+import { runAxeInJsdom, type AxeRun } from './audits/accessibility/axe-jsdom';
 import { findingsPrompt, writeInsights } from './insights';
-import { parsePage } from './page-document';
-import { safeFetch, type FetchedResource } from './safe-fetch';
-import { BrowserUnavailable } from './shared-browser';
-import { extraSeoAudits, weightedScore } from './seo-extra-audits';
-import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audits';
+import { parsePage } from './fetch/page-document';
+import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
+import { BrowserUnavailable } from './browser/shared-browser';
+import { extraSeoAudits, weightedScore } from './audits/seo/seo-extra-audits';
+import { lighthouseSeoAudits, type RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {

@@ -1,7 +1,7 @@
 import { HttpError } from '../../../lib/http-error';
-import { parsePage } from '../page-document';
-import { parseRobotsTxt, type RobotsRules } from '../robots-txt';
-import { safeFetch, type FetchedResource } from '../safe-fetch';
+import { parsePage } from '../fetch/page-document';
+import { parseRobotsTxt, type RobotsRules } from '../fetch/robots-txt';
+import { safeFetch, type FetchedResource } from '../fetch/safe-fetch';
 import { parseSitemap } from './sitemap';
 
 /**

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { HttpError } from '../../lib/http-error';
+import { HttpError } from '../../../lib/http-error';
 import { CHROMIUM_ARGS } from './chromium-flags';
 
 /** The browser could not be started (missing, broken, or not a Chromium): analysis falls back. */
