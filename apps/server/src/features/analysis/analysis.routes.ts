@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accessibilityAnalysisResponseSchema,
@@ -6,10 +6,9 @@ import {
   errorResponseSchema,
   seoAnalysisResponseSchema,
 } from '@inkwell/contract';
-import { badRequest } from '../../lib/http-error';
 import { answerJob } from '../jobs/job-stream';
 import { registerAnalysisJobs, type AnalysisJobInput } from './analysis.job';
-import { readFormFields } from './read-form-fields';
+import { readAnalysisRequest } from './read-form-fields';
 
 /**
  * POST /api/accessibility-analysis and POST /api/seo-analysis (spec §7): form field `url`
@@ -56,7 +55,7 @@ export async function analysisRoutes(fastify: FastifyInstance) {
         },
       },
       async (request, reply) => {
-        const url = await readUrl(request);
+        const { url } = await readAnalysisRequest(request, analysisRequestSchema);
         const jobId = await app.jobs.create({
           kind,
           userId: request.authUser?.id ?? null,
@@ -68,17 +67,4 @@ export async function analysisRoutes(fastify: FastifyInstance) {
       },
     );
   }
-}
-
-/** The `url` field from a urlencoded or JSON body (already objects) or a multipart form. */
-async function readUrl(request: FastifyRequest): Promise<string> {
-  const fields = await readFormFields(request);
-  const parsed = analysisRequestSchema.safeParse(fields ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw badRequest(
-      issue?.code === 'invalid_type' ? 'url: a web address is required' : `url: ${issue?.message}`,
-    );
-  }
-  return parsed.data.url;
 }

@@ -1,5 +1,4 @@
 import type { AccessibilityAnalysis, AnalysisMode, SeoAnalysis } from '@inkwell/contract';
-import { HttpError } from '../../lib/http-error';
 import type { LanguageModel } from '../ai/language-model';
 import type { WorkProgress } from '../ai/work-progress';
 import {
@@ -10,11 +9,12 @@ import {
 import { runAxeInChromium } from './browser/axe-chromium';
 import { runAxeInJsdom, type AxeRun } from './audits/accessibility/axe-jsdom';
 import { findingsPrompt, writeInsights } from './insights';
+import { fetchRobotsTxt } from './fetch/fetch-robots-txt';
 import { parsePage } from './fetch/page-document';
 import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
 import { BrowserUnavailable } from './browser/shared-browser';
 import { extraSeoAudits, weightedScore } from './audits/seo/seo-extra-audits';
-import { lighthouseSeoAudits, type RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
+import { lighthouseSeoAudits } from './audits/seo/seo-lighthouse-audits';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {
@@ -30,8 +30,6 @@ export interface AnalysisDeps {
   /** The job's progress: which stage the analysis is in (fetching, auditing, writing insights). */
   progress?: WorkProgress;
 }
-
-const ROBOTS_MAX_BYTES = 512 * 1024; // Google reads the first 500 KiB
 
 /** "example.com/page" is taken to mean https://example.com/page. */
 export function normaliseUrl(input: string): string {
@@ -135,7 +133,7 @@ function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun>
 
 export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAnalysis> {
   const page = await fetchPage(deps, url);
-  const robots = await fetchRobots(deps, page.url);
+  const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
   const dom = parsePage(page);
   let audits;
@@ -173,19 +171,4 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
     audits: audits.map(({ id, title, passed, details }) => ({ id, title, passed, details })),
     ai_insights,
   };
-}
-
-async function fetchRobots(deps: AnalysisDeps, pageUrl: string): Promise<RobotsTxtResult> {
-  try {
-    const res = await safeFetch(new URL('/robots.txt', pageUrl).href, {
-      allowHosts: deps.allowHosts,
-      accept: 'any',
-      maxBytes: ROBOTS_MAX_BYTES,
-      signal: deps.signal,
-    });
-    return { status: res.status, content: res.body.toString('utf8') };
-  } catch (err) {
-    if (err instanceof HttpError) return { error: err.message };
-    throw err;
-  }
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ERROR_MESSAGES } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
+import { isoAt, nowIso } from '../../lib/time';
 import type { WorkProgress } from '../ai/work-progress';
 import type { JobBus } from './job-bus';
 import type { JobKinds, PartCache } from './job-kinds';
@@ -33,8 +34,6 @@ export interface JobRunnerDeps {
 class Shutdown extends Error {}
 class LeaseLost extends Error {}
 
-const iso = (ms = Date.now()) => new Date(ms).toISOString();
-
 export class JobRunner {
   private readonly running = new Map<string, AbortController>();
   private stopping = false;
@@ -50,7 +49,7 @@ export class JobRunner {
   async run(jobId: string): Promise<void> {
     if (this.stopping) return;
     const { db, workerId } = this.deps;
-    if (!(await jobsRepo.claim(db, jobId, workerId, iso()))) return;
+    if (!(await jobsRepo.claim(db, jobId, workerId, nowIso()))) return;
     const job = await jobsRepo.find(db, jobId);
     if (!job) return;
     const controller = new AbortController();
@@ -64,7 +63,7 @@ export class JobRunner {
     const heartbeat = async () => {
       const current = JSON.stringify(progress.snapshot());
       const state = await jobsRepo
-        .heartbeat(db, jobId, workerId, iso(), current === saved ? null : current)
+        .heartbeat(db, jobId, workerId, nowIso(), current === saved ? null : current)
         .catch(() => 'running' as const); // a database hiccup is not a lost lease
       saved = current;
       if (state === undefined) controller.abort(new LeaseLost('another process took the job'));
@@ -124,8 +123,8 @@ export class JobRunner {
     const now = Date.now();
     await jobsRepo.finish(this.deps.db, jobId, this.deps.workerId, {
       ...outcome,
-      now: iso(now),
-      expiresAt: iso(now + this.deps.keepMs),
+      now: isoAt(now),
+      expiresAt: isoAt(now + this.deps.keepMs),
     });
     await this.deps.onEnded(jobId).catch(() => {});
   }

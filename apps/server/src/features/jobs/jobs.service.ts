@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Job, JobKind, ProgressEvent } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import { notFound } from '../../lib/http-error';
+import { isoAt, nowIso } from '../../lib/time';
 import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai/work-progress';
 import { JobBus } from './job-bus';
@@ -50,7 +51,6 @@ export interface NewJob {
 
 export const KEEP_MS = 24 * 3600_000;
 const inputKey = (jobId: string) => `jobs/${jobId}/input`;
-const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
 export class Jobs {
   readonly kinds = new JobKinds();
@@ -71,7 +71,7 @@ export class Jobs {
       newProgress: opts.newProgress,
       onEnded: (id) => this.deleteInput(id),
       requeue: async (id) => {
-        await jobsRepo.release(opts.db, id, this.workerId, iso());
+        await jobsRepo.release(opts.db, id, this.workerId, nowIso());
         if (!opts.singleProcess) await this.send(id);
       },
     });
@@ -109,7 +109,7 @@ export class Jobs {
       user_id: job.userId,
       kind: job.kind,
       input: JSON.stringify({ ...job.input, about: job.about }),
-      created_at: iso(),
+      created_at: nowIso(),
     });
     await this.send(id);
     return id;
@@ -145,7 +145,7 @@ export class Jobs {
     const now = Date.now();
     if (
       !hasEnded(row) &&
-      (await jobsRepo.cancel(this.opts.db, row.id, iso(now), iso(now + KEEP_MS)))
+      (await jobsRepo.cancel(this.opts.db, row.id, isoAt(now), isoAt(now + KEEP_MS)))
     ) {
       this.runner.abortLocal(row.id, new Error('cancelled'));
       this.bus.publish(row.id, { kind: 'ended' });
@@ -161,8 +161,8 @@ export class Jobs {
   async maintain() {
     const { db } = this.opts;
     const now = Date.now();
-    const staleBefore = iso(now - this.opts.staleMs);
-    for (const id of await jobsRepo.requeueStale(db, staleBefore, iso(now))) {
+    const staleBefore = isoAt(now - this.opts.staleMs);
+    for (const id of await jobsRepo.requeueStale(db, staleBefore, isoAt(now))) {
       this.opts.log.warn({ jobId: id }, 'job: its worker went silent; queued again');
       await this.send(id);
     }
@@ -174,7 +174,7 @@ export class Jobs {
           await this.send(job.id);
       }
     }
-    for (const id of await jobsRepo.deleteExpired(db, iso(now))) await this.deleteInput(id);
+    for (const id of await jobsRepo.deleteExpired(db, isoAt(now))) await this.deleteInput(id);
   }
 
   private async send(id: string) {

@@ -1,5 +1,6 @@
 import { HttpError } from '../../../lib/http-error';
 import { parsePage } from '../fetch/page-document';
+import { fetchRobotsTxt, robotsTextToObey } from '../fetch/fetch-robots-txt';
 import { parseRobotsTxt, type RobotsRules } from '../fetch/robots-txt';
 import { safeFetch, type FetchedResource } from '../fetch/safe-fetch';
 import { parseSitemap } from './sitemap';
@@ -28,7 +29,6 @@ export interface CrawlResult {
 
 /** Robots rules are read for our own user agent name, falling back to `*`. */
 const ROBOTS_AGENT = 'InkwellPageAnalysis';
-const ROBOTS_MAX_BYTES = 512 * 1024;
 const SITEMAP_MAX_BYTES = 5 * 1024 * 1024;
 /** Child sitemaps of a sitemap index read at most (a crawl is at most 50 pages anyway). */
 const MAX_CHILD_SITEMAPS = 5;
@@ -131,14 +131,8 @@ function links(page: FetchedResource): string[] {
 }
 
 async function readRobots(origin: string, opts: CrawlOptions): Promise<RobotsRules> {
-  const res = await safeFetch(`${origin}/robots.txt`, {
-    allowHosts: opts.allowHosts,
-    accept: 'any',
-    maxBytes: ROBOTS_MAX_BYTES,
-    signal: opts.signal,
-  }).catch(skipHttpError);
   // No robots.txt (or an unreadable one): everything may be crawled, as crawlers do.
-  return parseRobotsTxt(res && isOk(res) ? res.body.toString('utf8') : '');
+  return parseRobotsTxt(robotsTextToObey(await fetchRobotsTxt(origin, opts)));
 }
 
 /** Page addresses of /sitemap.xml, following a sitemap index one level on the same origin. */
