@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+/**
+ * The checkout whose server runs: this one, or BENCH_PRODUCT_DIR (another checkout with its own
+ * node_modules, e.g. the main branch, to measure today's figure with this bench).
+ */
+const repoRoot =
+  process.env.BENCH_PRODUCT_DIR ??
+  path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 /**
  * The real server in its own process (so its memory can be read), on a free loopback port. With

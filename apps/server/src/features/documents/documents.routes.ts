@@ -23,7 +23,7 @@ import type { FilesDeps } from '../files/files.service';
 import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { answerJob } from '../jobs/job-stream';
 import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
-import { registerDocumentJobs, storedSource, type DocumentJobInput } from './document-jobs';
+import { registerDocumentJobs, storedSource, type DocumentJobInput } from './documents.job';
 import { exportText } from './export.service';
 import { requireModel } from './model-calls';
 import { translateText } from './translate.service';
