@@ -1,10 +1,10 @@
-import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { buildWorker } from './worker-app';
 
 /**
  * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
- * servers of a deployment on PostgreSQL. It answers /api/health on WORKER_PORT for its health
- * check; a load balancer should not send users to it. Its share of the model is AI_PARALLEL (or
+ * servers of a deployment on PostgreSQL, with every job kind (features/jobs/kinds.ts) and no API:
+ * it answers only its health checks on WORKER_PORT (worker-app.ts). Its share of the model is AI_PARALLEL (or
  * LLAMA_SEQUENCES) calls at once, like every app server's.
  */
 async function main() {
@@ -24,7 +24,7 @@ async function main() {
     );
     process.exit(1);
   }
-  const app = await buildApp(config, { role: 'worker' });
+  const app = await buildWorker(config);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -7,7 +7,7 @@ import {
   seoAnalysisResponseSchema,
 } from '@inkwell/contract';
 import { answerJob } from '../jobs/job-stream';
-import { registerAnalysisJobs, type AnalysisJobInput } from './analysis.job';
+import type { AnalysisJobInput } from './analysis.job';
 import { readAnalysisRequest } from './read-form-fields';
 
 /**
@@ -29,11 +29,6 @@ const errors = {
 
 export async function analysisRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  registerAnalysisJobs(app.jobs, {
-    ai: app.ai,
-    allowHosts: app.config.FETCH_ALLOW_HOSTS,
-    chromiumPath: app.config.CHROMIUM_PATH,
-  });
   /** A signed-in user's analysis is theirs; an anonymous one is reached by its random id alone. */
   const asker = { onRequest: app.authenticateOptional };
 

@@ -9,7 +9,7 @@ import {
 import { requireUser } from '../../../plugins/auth';
 import { answerJob } from '../../jobs/job-stream';
 import { ANALYSIS_RATE_LIMIT } from '../analysis.routes';
-import { registerSiteJob, type SiteJobInput } from './site-analysis.job';
+import type { SiteJobInput } from './site-analysis.job';
 import { readAnalysisRequest } from '../read-form-fields';
 
 /**
@@ -19,11 +19,6 @@ import { readAnalysisRequest } from '../read-form-fields';
  */
 export async function siteAnalysisRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  registerSiteJob(app.jobs, {
-    ai: app.ai,
-    allowHosts: app.config.FETCH_ALLOW_HOSTS,
-    chromiumPath: app.config.CHROMIUM_PATH,
-  });
 
   app.post(
     '/api/site-analysis',
