@@ -14,7 +14,7 @@ import { parsePage } from './fetch/page-document';
 import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
 import { BrowserUnavailable } from './browser/shared-browser';
 import { extraSeoAudits, weightedScore } from './audits/seo/seo-extra-audits';
-import { lighthouseSeoAudits } from './audits/seo/seo-lighthouse-audits';
+import { lighthouseSeoAudits, type RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {
@@ -54,6 +54,29 @@ export async function analyseAccessibility(
 ): Promise<AccessibilityAnalysis> {
   const page = await fetchPage(deps, url);
   deps.progress?.stage('auditing');
+  const { analysis, findings } = await auditAccessibility(deps, page);
+  deps.progress?.stage('writing insights');
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'accessibility',
+    findingsPrompt(page.url, analysis.score, findings),
+    deps.signal,
+    deps.progress,
+  );
+  return { ...analysis, ai_insights };
+}
+
+/** What an audit found, and the same as lines for the model's prompt. */
+export interface Audited<T> {
+  analysis: Omit<T, 'ai_insights'>;
+  findings: string[];
+}
+
+/** The accessibility audit of a page already fetched (the page analysis's, or the site crawl's). */
+export async function auditAccessibility(
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  page: FetchedResource,
+): Promise<Audited<AccessibilityAnalysis>> {
   const run = await axeRun(deps, page);
   const outcomes: AxeRuleOutcome[] = [
     ...run.violations.map((v) => ({ id: v.id, outcome: 'violation' as const })),
@@ -70,15 +93,7 @@ export async function analyseAccessibility(
     lines.push(`Not checked without a browser: ${run.notChecked.join(', ')}`);
   if (run.incomplete.length) lines.push(`Need a manual check: ${run.incomplete.join(', ')}`);
   if (violations.length === 0) lines.push('No automated violations found.');
-  deps.progress?.stage('writing insights');
-  const ai_insights = await writeInsights(
-    deps.ai,
-    'accessibility',
-    findingsPrompt(page.url, score, lines),
-    deps.signal,
-    deps.progress,
-  );
-  return {
+  const analysis = {
     url: page.url,
     score,
     violations,
@@ -86,13 +101,13 @@ export async function analyseAccessibility(
     incomplete: run.incomplete.length,
     mode: run.mode,
     ...(run.notChecked.length ? { not_checked: run.notChecked } : {}),
-    ai_insights,
   };
+  return { analysis, findings: lines };
 }
 
 /** Chromium when there is one; jsdom without, or when the browser cannot be started. */
 async function axeRun(
-  deps: AnalysisDeps,
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
   page: FetchedResource,
 ): Promise<AxeRun & { mode: AnalysisMode }> {
   if (deps.chromiumPath) {
@@ -114,7 +129,10 @@ async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
   }
 }
 
-function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun> {
+function chromiumRun(
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  page: FetchedResource,
+): Promise<AxeRun> {
   return runAxeInChromium(page, {
     executablePath: deps.chromiumPath!,
     signal: deps.signal,
@@ -135,6 +153,20 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
   const page = await fetchPage(deps, url);
   const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
+  const { analysis, findings } = auditSeo(page, robots);
+  deps.progress?.stage('writing insights');
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'seo',
+    findingsPrompt(page.url, analysis.score, findings),
+    deps.signal,
+    deps.progress,
+  );
+  return { ...analysis, ai_insights };
+}
+
+/** The SEO audits of a page already fetched, with its site's robots.txt as fetched. */
+export function auditSeo(page: FetchedResource, robots: RobotsTxtResult): Audited<SeoAnalysis> {
   const dom = parsePage(page);
   let audits;
   try {
@@ -157,18 +189,10 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
         `[${a.weight > 1 ? 'critical' : a.weight > 0 ? 'scored' : 'best practice'}] ${a.id} failed: ${a.details}`,
     );
   if (lines.length === 0) lines.push('Every audit passed.');
-  deps.progress?.stage('writing insights');
-  const ai_insights = await writeInsights(
-    deps.ai,
-    'seo',
-    findingsPrompt(page.url, score, lines),
-    deps.signal,
-    deps.progress,
-  );
-  return {
+  const analysis = {
     url: page.url,
     score,
     audits: audits.map(({ id, title, passed, details }) => ({ id, title, passed, details })),
-    ai_insights,
   };
+  return { analysis, findings: lines };
 }
