@@ -6,6 +6,7 @@ import aiPlugin from './plugins/ai';
 import dbPlugin from './plugins/db';
 import jobsPlugin from './plugins/jobs';
 import storagePlugin from './plugins/storage';
+import { closeCpuPool } from './workers/cpu-pool';
 
 /**
  * What runs jobs, the same in an app server (app.ts) and in the worker (worker-app.ts): the
@@ -24,4 +25,6 @@ export async function registerJobRuntime(app: FastifyInstance, opts: { pgSchema?
   configureReader({ ocrLanguages: config.OCR === 'off' ? [] : config.OCR_LANGUAGES });
   // Page analysis keeps one warm Chromium for the whole process (launched on first use).
   app.addHook('onClose', () => closeSharedBrowsers());
+  // The CPU-heavy steps' worker threads (workers/cpu-pool.ts).
+  app.addHook('onClose', () => closeCpuPool());
 }

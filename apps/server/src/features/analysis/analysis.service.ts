@@ -7,14 +7,14 @@ import {
   type AxeRuleOutcome,
 } from './audits/accessibility/accessibility-score';
 import { runAxeInChromium } from './browser/axe-chromium';
-import { runAxeInJsdom, type AxeRun } from './audits/accessibility/axe-jsdom';
+import type { AxeRun } from './audits/accessibility/axe-jsdom';
+import type { Audited } from './audits/audited';
 import { findingsPrompt, writeInsights } from './insights';
 import { fetchRobotsTxt } from './fetch/fetch-robots-txt';
-import { parsePage } from './fetch/page-document';
 import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
 import { BrowserUnavailable } from './browser/shared-browser';
-import { extraSeoAudits, weightedScore } from './audits/seo/seo-extra-audits';
-import { lighthouseSeoAudits, type RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
+import type { RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
+import { cpuPool } from '../../workers/cpu-pool';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {
@@ -66,11 +66,7 @@ export async function analyseAccessibility(
   return { ...analysis, ai_insights };
 }
 
-/** What an audit found, and the same as lines for the model's prompt. */
-export interface Audited<T> {
-  analysis: Omit<T, 'ai_insights'>;
-  findings: string[];
-}
+export type { Audited };
 
 /** The accessibility audit of a page already fetched (the page analysis's, or the site crawl's). */
 export async function auditAccessibility(
@@ -120,13 +116,9 @@ async function axeRun(
   return { ...(await jsdomRun(page)), mode: 'jsdom' };
 }
 
-async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
-  const dom = parsePage(page);
-  try {
-    return await runAxeInJsdom(dom);
-  } finally {
-    dom.window.close();
-  }
+/** jsdom and axe in the CPU pool: parsing and auditing a page never blocks the event loop. */
+function jsdomRun(page: FetchedResource): Promise<AxeRun> {
+  return cpuPool().run('axeInJsdom', page);
 }
 
 function chromiumRun(
@@ -153,7 +145,7 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
   const page = await fetchPage(deps, url);
   const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
-  const { analysis, findings } = auditSeo(page, robots);
+  const { analysis, findings } = await auditSeo(page, robots);
   deps.progress?.stage('writing insights');
   const ai_insights = await writeInsights(
     deps.ai,
@@ -166,33 +158,9 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
 }
 
 /** The SEO audits of a page already fetched, with its site's robots.txt as fetched. */
-export function auditSeo(page: FetchedResource, robots: RobotsTxtResult): Audited<SeoAnalysis> {
-  const dom = parsePage(page);
-  let audits;
-  try {
-    const seoPage = {
-      url: page.url,
-      status: page.status,
-      rawHeaders: page.rawHeaders,
-      document: dom.window.document,
-      robots,
-    };
-    audits = [...lighthouseSeoAudits(seoPage), ...extraSeoAudits(seoPage)];
-  } finally {
-    dom.window.close();
-  }
-  const score = weightedScore(audits);
-  const lines = audits
-    .filter((a) => !a.passed)
-    .map(
-      (a) =>
-        `[${a.weight > 1 ? 'critical' : a.weight > 0 ? 'scored' : 'best practice'}] ${a.id} failed: ${a.details}`,
-    );
-  if (lines.length === 0) lines.push('Every audit passed.');
-  const analysis = {
-    url: page.url,
-    score,
-    audits: audits.map(({ id, title, passed, details }) => ({ id, title, passed, details })),
-  };
-  return { analysis, findings: lines };
+export function auditSeo(
+  page: FetchedResource,
+  robots: RobotsTxtResult,
+): Promise<Audited<SeoAnalysis>> {
+  return cpuPool().run('auditSeoPage', { page, robots });
 }

@@ -1,9 +1,9 @@
 import { HttpError } from '../../../lib/http-error';
-import { parsePage } from '../fetch/page-document';
 import { fetchRobotsTxt, robotsTextToObey } from '../fetch/fetch-robots-txt';
 import { parseRobotsTxt, type RobotsRules } from '../fetch/robots-txt';
 import { safeFetch, type FetchedResource } from '../fetch/safe-fetch';
 import type { RobotsTxtResult } from '../audits/seo/seo-page';
+import { cpuPool } from '../../../workers/cpu-pool';
 import { parseSitemap } from './sitemap';
 
 /**
@@ -69,12 +69,9 @@ async function load(url: string, opts: CrawlOptions): Promise<Loaded> {
   if (known) return { ...known, ok: true };
   const fetched = await fetchHtml(url, opts);
   const ok = isOk(fetched);
-  return {
-    url: fetched.url,
-    links: ok ? links(fetched) : [],
-    ok,
-    fetched: ok ? fetched : undefined,
-  };
+  // The links are read by jsdom in the CPU pool, off the event loop.
+  const links = ok ? await cpuPool().run('pageLinks', fetched) : [];
+  return { url: fetched.url, links, ok, fetched: ok ? fetched : undefined };
 }
 
 export async function crawlSite(start: string, opts: CrawlOptions): Promise<CrawlResult> {
@@ -156,21 +153,6 @@ function sameOriginUrl(raw: string, base: string, origin: string): string | null
   if (url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
   url.hash = '';
   return url.href;
-}
-
-function links(page: FetchedResource): string[] {
-  const dom = parsePage(page);
-  try {
-    const doc = dom.window.document;
-    // A page that asks crawlers not to follow its links is respected.
-    const meta = doc.querySelector('meta[name="robots" i]')?.getAttribute('content') ?? '';
-    if (/nofollow|none/i.test(meta)) return [];
-    return [...doc.querySelectorAll('a[href]')]
-      .filter((a) => !/\bnofollow\b/i.test(a.getAttribute('rel') ?? ''))
-      .map((a) => a.getAttribute('href')!);
-  } finally {
-    dom.window.close();
-  }
 }
 
 async function readRobots(
