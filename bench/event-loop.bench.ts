@@ -141,6 +141,8 @@ async function main() {
     // Each analysis request comes from its own address (X-Forwarded-For), past the rate limit.
     TRUST_PROXY: '127.0.0.1',
     JOB_CONCURRENCY: '16',
+    // Profiling the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to see what holds its loop.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   });
   try {
     const tokens = await Promise.all(
@@ -216,6 +218,24 @@ async function main() {
       return p99;
     };
 
+    // Warm-up, not measured: each file read once (its text cached, as after a first action) and one
+    // audit of each kind (Chromium launched, modules loaded): the phases measure the steady state.
+    await Promise.all([
+      ...bigIds.map((id, i) =>
+        send(`${server.url}/api/summarize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}` },
+          body: Buffer.from(JSON.stringify({ file_id: id })),
+        }),
+      ),
+      ...['/api/accessibility-analysis', '/api/seo-analysis'].map((path) =>
+        send(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...fromElsewhere() },
+          body: Buffer.from(JSON.stringify({ url: site.url })),
+        }),
+      ),
+    ]);
     await phase('idle', false, false);
     const p99 = await phase('summaries + audits', false, true);
     result({
@@ -225,6 +245,7 @@ async function main() {
       target: `≤ ${TARGET_MS} ms`,
       met: p99 <= TARGET_MS,
     });
+    if (process.env.EVENT_LOOP_SKIP_PROOFREADING) return;
     const withProof = await phase('summaries + audits + proofreading', true, true);
     result({
       name: '/api/health p99 with 4 proofreading 1 MB besides',
