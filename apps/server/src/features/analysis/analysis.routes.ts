@@ -12,7 +12,7 @@ import { readAnalysisRequest } from './read-form-fields';
 
 /**
  * POST /api/accessibility-analysis and POST /api/seo-analysis (spec §7): form field `url`
- * (urlencoded, multipart or JSON), no token needed. Each analysis runs as a job (analysis-jobs.ts):
+ * (urlencoded, multipart or JSON), no token needed. Each analysis runs as a job (analysis.job.ts):
  * the answer is its result, or with `Accept: text/event-stream` its progress then the result; a
  * client that goes away leaves it running. Each analysis fetches a third-party page and runs a
  * DOM, so they are rate limited per client address.
