@@ -2,7 +2,8 @@
 // users work at once on the same server process: 4 summarize 10 MB docx files, 4 audit a page
 // (accessibility and SEO in turn) and, in the last phase, 4 proofread 1 MB text files. The model is
 // a local OpenAI-compatible server that answers at once, so what is left is the server's own work.
-// Target: p99 ≤ 50 ms. BENCH_PRODUCT_DIR runs another checkout's server (today's figure).
+// Target: p99 ≤ 50 ms. With EVENT_LOOP_BASELINE_DIR (another checkout with its node_modules, e.g.
+// main), that checkout's server is measured first, the same way: today's figure beside this one.
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -128,22 +129,24 @@ async function loop(
   }
 }
 
-async function main() {
-  console.log(machineLine());
-  if (process.env.BENCH_PRODUCT_DIR) console.log(`server from ${process.env.BENCH_PRODUCT_DIR}`);
+async function measure(label: string, productDir?: string) {
+  console.log(`${label}: the server of ${productDir ?? 'this checkout'}`);
   const ai = await startOpenAITestServer({ reply: () => 'A short canned answer.' });
   const site = await startPageSite();
-  const server = await startServerProcess({
-    AI_BASE_URL: ai.url,
-    AI_PARALLEL: '8',
-    PROMPT_LIMIT: '1000000',
-    FETCH_ALLOW_HOSTS: '127.0.0.1',
-    // Each analysis request comes from its own address (X-Forwarded-For), past the rate limit.
-    TRUST_PROXY: '127.0.0.1',
-    JOB_CONCURRENCY: '16',
-    // Profiling the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to see what holds its loop.
-    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-  });
+  const server = await startServerProcess(
+    {
+      AI_BASE_URL: ai.url,
+      AI_PARALLEL: '8',
+      PROMPT_LIMIT: '1000000',
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // Each analysis request comes from its own address (X-Forwarded-For), past the rate limit.
+      TRUST_PROXY: '127.0.0.1',
+      JOB_CONCURRENCY: '16',
+      // Profiling the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to see what holds its loop.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    },
+    { productDir },
+  );
   try {
     const tokens = await Promise.all(
       Array.from({ length: USERS * 2 }, (_, i) => server.register(`loop${i}@example.com`)),
@@ -212,7 +215,7 @@ async function main() {
       const p99 = percentile(times, 99);
       const max = times.at(-1) ?? NaN;
       console.log(
-        `${name}: ${times.length} health checks, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+        `${label}, ${name}: ${times.length} health checks, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
           `max ${max.toFixed(0)} ms; answers: ${[...statuses].map(([k, v]) => `${k} ×${v}`).join(', ') || 'none'}`,
       );
       return p99;
@@ -239,7 +242,7 @@ async function main() {
     await phase('idle', false, false);
     const p99 = await phase('summaries + audits', false, true);
     result({
-      name: '/api/health p99 while 4 summarize 10 MB and 4 audit pages',
+      name: `${label}: /api/health p99 while 4 summarize 10 MB and 4 audit pages`,
       value: Math.round(p99 * 10) / 10,
       unit: 'ms',
       target: `≤ ${TARGET_MS} ms`,
@@ -248,7 +251,7 @@ async function main() {
     if (process.env.EVENT_LOOP_SKIP_PROOFREADING) return;
     const withProof = await phase('summaries + audits + proofreading', true, true);
     result({
-      name: '/api/health p99 with 4 proofreading 1 MB besides',
+      name: `${label}: /api/health p99 with 4 proofreading 1 MB besides`,
       value: Math.round(withProof * 10) / 10,
       unit: 'ms',
       target: `≤ ${TARGET_MS} ms`,
@@ -261,4 +264,7 @@ async function main() {
   }
 }
 
-await main();
+console.log(machineLine());
+const baseline = process.env.EVENT_LOOP_BASELINE_DIR;
+if (baseline) await measure('today (baseline)', baseline);
+await measure('this checkout');

@@ -4,13 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The checkout whose server runs: this one, or BENCH_PRODUCT_DIR (another checkout with its own
- * node_modules, e.g. the main branch, to measure today's figure with this bench).
- */
-const repoRoot =
-  process.env.BENCH_PRODUCT_DIR ??
-  path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 /**
  * The real server in its own process (so its memory can be read), on a free loopback port. With
@@ -18,7 +12,14 @@ const repoRoot =
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
-  { inspect = false }: { inspect?: boolean } = {},
+  {
+    inspect = false,
+    productDir = repoRoot,
+  }: {
+    inspect?: boolean;
+    /** Another checkout (with its node_modules) whose server runs, e.g. main for today's figure. */
+    productDir?: string;
+  } = {},
 ) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-bench-'));
   const nodeArgs = inspect ? ['--inspect=127.0.0.1:0'] : [];
@@ -26,7 +27,7 @@ export async function startServerProcess(
     process.execPath,
     [...nodeArgs, '--import', 'tsx', 'src/server.ts'],
     {
-      cwd: path.join(repoRoot, 'apps/server'),
+      cwd: path.join(productDir, 'apps/server'),
       env: {
         PATH: process.env.PATH ?? '',
         PORT: '0',
