@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { CHROMIUM_ARGS } from '../apps/server/src/features/analysis/chromium-flags';
+import { CHROMIUM_ARGS } from '../apps/server/src/features/analysis/browser/chromium-flags';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
 

@@ -12,7 +12,14 @@ const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
-  { inspect = false }: { inspect?: boolean } = {},
+  {
+    inspect = false,
+    productDir = repoRoot,
+  }: {
+    inspect?: boolean;
+    /** Another checkout (with its node_modules) whose server runs, e.g. main for today's figure. */
+    productDir?: string;
+  } = {},
 ) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-bench-'));
   const nodeArgs = inspect ? ['--inspect=127.0.0.1:0'] : [];
@@ -20,7 +27,7 @@ export async function startServerProcess(
     process.execPath,
     [...nodeArgs, '--import', 'tsx', 'src/server.ts'],
     {
-      cwd: path.join(repoRoot, 'apps/server'),
+      cwd: path.join(productDir, 'apps/server'),
       env: {
         PATH: process.env.PATH ?? '',
         PORT: '0',

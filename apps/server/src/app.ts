@@ -9,23 +9,18 @@ import {
 import { MAX_FILE_BYTES } from '@inkwell/contract';
 import type { Config } from './config';
 import { registerFeatures } from './features';
-import { configureReader } from './features/documents/reader';
-import aiPlugin from './plugins/ai';
+import { registerJobRuntime } from './job-runtime';
 import authPlugin from './plugins/auth';
-import dbPlugin from './plugins/db';
-import jobsPlugin from './plugins/jobs';
 import errorsPlugin from './plugins/errors';
 import mailerPlugin from './plugins/mailer';
 import metricsPlugin from './plugins/metrics';
 import noStorePlugin from './plugins/no-store';
 import openapiPlugin from './plugins/openapi';
 import rateLimitPlugin from './plugins/rate-limit';
-import storagePlugin from './plugins/storage';
 import webPlugin from './plugins/web';
 import { contentSecurityPolicy } from './lib/csp';
 import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
-import { closeSharedBrowsers } from './features/analysis/shared-browser';
 
 export interface BuildAppOptions {
   /** PostgreSQL schema to isolate in (tests). */
@@ -34,12 +29,6 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app is (defaults to apps/web/dist). */
   webDistDir?: string;
-  /**
-   * `worker` (npm run worker): a process that runs jobs for the app servers. It leaves the
-   * upload sweeps to them: on a disk it shares with one, it would take that server's running
-   * uploads for leftovers.
-   */
-  role?: 'server' | 'worker';
 }
 
 export type App = FastifyInstance;
@@ -56,7 +45,6 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: RouteEntry[];
-    role: 'server' | 'worker';
   }
 }
 
@@ -96,7 +84,6 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  app.decorate('role', opts.role ?? 'server');
 
   // HTML forms post url-encoded bodies (page analysis, translate).
   app.addContentTypeParser(
@@ -115,20 +102,12 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(multipart, {
     limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 },
   });
-  await app.register(dbPlugin, { pgSchema: opts.pgSchema });
-  await app.register(storagePlugin);
+  await registerJobRuntime(app, { pgSchema: opts.pgSchema });
   await app.register(mailerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(openapiPlugin);
-  await app.register(aiPlugin);
-  await app.register(jobsPlugin, { pgSchema: opts.pgSchema });
-
-  // The document reader is shared by the process (its worker threads), so is its OCR setting.
-  configureReader({ ocrLanguages: config.OCR === 'off' ? [] : config.OCR_LANGUAGES });
   await registerFeatures(app);
-  // Page analysis keeps one warm Chromium for the whole process (launched on first use).
-  app.addHook('onClose', () => closeSharedBrowsers());
 
   await app.register(webPlugin, { distDir: opts.webDistDir });
   return app;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
-import { findChromium } from './features/analysis/find-chromium';
+import { findChromium } from './features/analysis/browser/find-chromium';
 import { traineddataFile } from './features/documents/reader/ocr-data';
 import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
 

@@ -1,12 +1,12 @@
-import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { buildWorker } from './worker-app';
 
 /**
  * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
- * servers of a deployment on PostgreSQL. It answers /api/health on WORKER_PORT for its health
- * check; a load balancer should not send users to it. An OpenAI-compatible model server's
- * AI_PARALLEL slots are shared with the app servers through the database (features/ai/
- * shared-slots.ts); an embedded model is its own, LLAMA_SEQUENCES calls at once.
+ * servers of a deployment on PostgreSQL, with every job kind (features/jobs/kinds.ts) and no API:
+ * it answers only its health checks on WORKER_PORT (worker-app.ts). An OpenAI-compatible model
+ * server's AI_PARALLEL slots are shared with the app servers through the database
+ * (features/ai/shared-slots.ts); an embedded model is its own, LLAMA_SEQUENCES calls at once.
  */
 async function main() {
   let config;
@@ -25,7 +25,7 @@ async function main() {
     );
     process.exit(1);
   }
-  const app = await buildApp(config, { role: 'worker' });
+  const app = await buildWorker(config);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // One list of launch flags for every Chromium the project starts (machine flags + a resolver
 // that reaches nothing off this machine): the page analyser's.
-import { CHROMIUM_ARGS } from '../../../server/src/features/analysis/chromium-flags';
+import { CHROMIUM_ARGS } from '../../../server/src/features/analysis/browser/chromium-flags';
 
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

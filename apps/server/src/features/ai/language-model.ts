@@ -81,6 +81,11 @@ export interface LanguageModel {
   close(): Promise<void>;
 }
 
+/** Tokens of a prompt as the model will see it: the texts plus a few per message for the template. */
+export function promptTokens(model: Pick<LanguageModel, 'countTokens'>, turns: ChatTurn[]): number {
+  return turns.reduce((n, t) => n + model.countTokens(t.content) + 8, 0);
+}
+
 /** The whole reply as one string. */
 export async function generate(
   model: LanguageModel,

@@ -3,6 +3,7 @@ import { CallEstimator } from './call-estimator';
 import {
   assertModelUsable,
   ModelUnavailableError,
+  promptTokens,
   type ChatTurn,
   type GenerateOptions,
   type LanguageModel,
@@ -81,11 +82,11 @@ export class ScheduledModel implements LanguageModel {
     // Said, never assumed: a call that names no priority is document work.
     const priority = opts.priority ?? 'batch';
     const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
-    const promptTokens = turns.reduce((n, t) => n + this.inner.countTokens(t.content) + 8, 0);
+    const prompt = promptTokens(this.inner, turns);
     const request = {
       priority,
       owner: String(opts.owner ?? ''),
-      estimateMs: this.estimator.estimateMs(promptTokens, maxTokens),
+      estimateMs: this.estimator.estimateMs(prompt, maxTokens),
       work: opts.work,
       signal: opts.signal,
     };
@@ -93,7 +94,7 @@ export class ScheduledModel implements LanguageModel {
       const slot = await this.scheduler.acquire({ ...request, requeued });
       if (priority === 'interactive') {
         try {
-          yield* this.run(slot, turns, opts, promptTokens, maxTokens);
+          yield* this.run(slot, turns, opts, prompt, maxTokens);
         } finally {
           slot.release();
         }
@@ -101,8 +102,7 @@ export class ScheduledModel implements LanguageModel {
       }
       let whole = '';
       try {
-        for await (const piece of this.run(slot, turns, opts, promptTokens, maxTokens))
-          whole += piece;
+        for await (const piece of this.run(slot, turns, opts, prompt, maxTokens)) whole += piece;
       } catch (err) {
         if (slot.preempted && !opts.signal?.aborted) continue;
         throw err;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-app';
-import { findChromium } from './find-chromium';
-import { analysisBrowser } from './axe-chromium';
+import { findChromium } from './browser/find-chromium';
+import { analysisBrowser } from './browser/axe-chromium';
 import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
 
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH, 'auto');

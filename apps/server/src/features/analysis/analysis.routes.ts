@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accessibilityAnalysisResponseSchema,
@@ -6,14 +6,13 @@ import {
   errorResponseSchema,
   seoAnalysisResponseSchema,
 } from '@inkwell/contract';
-import { badRequest } from '../../lib/http-error';
 import { answerJob } from '../jobs/job-stream';
-import { registerAnalysisJobs, type AnalysisJobInput } from './analysis-jobs';
-import { readFormFields } from './read-form-fields';
+import type { AnalysisJobInput } from './analysis.job';
+import { readAnalysisRequest } from './read-form-fields';
 
 /**
  * POST /api/accessibility-analysis and POST /api/seo-analysis (spec §7): form field `url`
- * (urlencoded, multipart or JSON), no token needed. Each analysis runs as a job (analysis-jobs.ts):
+ * (urlencoded, multipart or JSON), no token needed. Each analysis runs as a job (analysis.job.ts):
  * the answer is its result, or with `Accept: text/event-stream` its progress then the result; a
  * client that goes away leaves it running. Each analysis fetches a third-party page and runs a
  * DOM, so they are rate limited per client address.
@@ -30,11 +29,6 @@ const errors = {
 
 export async function analysisRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  registerAnalysisJobs(app.jobs, {
-    ai: app.ai,
-    allowHosts: app.config.FETCH_ALLOW_HOSTS,
-    chromiumPath: app.config.CHROMIUM_PATH,
-  });
   /** A signed-in user's analysis is theirs; an anonymous one is reached by its random id alone. */
   const asker = { onRequest: app.authenticateOptional };
 
@@ -56,7 +50,7 @@ export async function analysisRoutes(fastify: FastifyInstance) {
         },
       },
       async (request, reply) => {
-        const url = await readUrl(request);
+        const { url } = await readAnalysisRequest(request, analysisRequestSchema);
         const jobId = await app.jobs.create({
           kind,
           userId: request.authUser?.id ?? null,
@@ -69,17 +63,4 @@ export async function analysisRoutes(fastify: FastifyInstance) {
       },
     );
   }
-}
-
-/** The `url` field from a urlencoded or JSON body (already objects) or a multipart form. */
-async function readUrl(request: FastifyRequest): Promise<string> {
-  const fields = await readFormFields(request);
-  const parsed = analysisRequestSchema.safeParse(fields ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw badRequest(
-      issue?.code === 'invalid_type' ? 'url: a web address is required' : `url: ${issue?.message}`,
-    );
-  }
-  return parsed.data.url;
 }

@@ -1,16 +1,20 @@
 import type { AccessibilityAnalysis, AnalysisMode, SeoAnalysis } from '@inkwell/contract';
-import { HttpError } from '../../lib/http-error';
 import type { LanguageModel } from '../ai/language-model';
 import type { WorkProgress } from '../ai/work-progress';
-import { accessibilityScore, toViolations, type AxeRuleOutcome } from './accessibility-score';
-import { runAxeInChromium } from './axe-chromium';
-import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
+import {
+  accessibilityScore,
+  toViolations,
+  type AxeRuleOutcome,
+} from './audits/accessibility/accessibility-score';
+import { runAxeInChromium } from './browser/axe-chromium';
+import type { AxeRun } from './audits/accessibility/axe-jsdom';
+import type { Audited } from './audits/audited';
 import { findingsPrompt, writeInsights } from './insights';
-import { parsePage } from './page-document';
-import { safeFetch, type FetchedResource } from './safe-fetch';
-import { BrowserUnavailable } from './shared-browser';
-import { extraSeoAudits, weightedScore } from './seo-extra-audits';
-import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audits';
+import { fetchRobotsTxt } from './fetch/fetch-robots-txt';
+import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
+import { BrowserUnavailable } from './browser/shared-browser';
+import type { RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
+import { cpuPool } from '../../workers/cpu-pool';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {
@@ -28,8 +32,6 @@ export interface AnalysisDeps {
   /** Whose analysis it is (the job's owner), for the model's turns between owners. */
   owner?: string;
 }
-
-const ROBOTS_MAX_BYTES = 512 * 1024; // Google reads the first 500 KiB
 
 /** "example.com/page" is taken to mean https://example.com/page. */
 export function normaliseUrl(input: string): string {
@@ -54,6 +56,26 @@ export async function analyseAccessibility(
 ): Promise<AccessibilityAnalysis> {
   const page = await fetchPage(deps, url);
   deps.progress?.stage('auditing');
+  const { analysis, findings } = await auditAccessibility(deps, page);
+  deps.progress?.stage('writing insights');
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'accessibility',
+    findingsPrompt(page.url, analysis.score, findings),
+    deps.signal,
+    deps.progress,
+    deps.owner,
+  );
+  return { ...analysis, ai_insights };
+}
+
+export type { Audited };
+
+/** The accessibility audit of a page already fetched (the page analysis's, or the site crawl's). */
+export async function auditAccessibility(
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  page: FetchedResource,
+): Promise<Audited<AccessibilityAnalysis>> {
   const run = await axeRun(deps, page);
   const outcomes: AxeRuleOutcome[] = [
     ...run.violations.map((v) => ({ id: v.id, outcome: 'violation' as const })),
@@ -70,16 +92,7 @@ export async function analyseAccessibility(
     lines.push(`Not checked without a browser: ${run.notChecked.join(', ')}`);
   if (run.incomplete.length) lines.push(`Need a manual check: ${run.incomplete.join(', ')}`);
   if (violations.length === 0) lines.push('No automated violations found.');
-  deps.progress?.stage('writing insights');
-  const ai_insights = await writeInsights(
-    deps.ai,
-    'accessibility',
-    findingsPrompt(page.url, score, lines),
-    deps.signal,
-    deps.progress,
-    deps.owner,
-  );
-  return {
+  const analysis = {
     url: page.url,
     score,
     violations,
@@ -87,13 +100,13 @@ export async function analyseAccessibility(
     incomplete: run.incomplete.length,
     mode: run.mode,
     ...(run.notChecked.length ? { not_checked: run.notChecked } : {}),
-    ai_insights,
   };
+  return { analysis, findings: lines };
 }
 
 /** Chromium when there is one; jsdom without, or when the browser cannot be started. */
 async function axeRun(
-  deps: AnalysisDeps,
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
   page: FetchedResource,
 ): Promise<AxeRun & { mode: AnalysisMode }> {
   if (deps.chromiumPath) {
@@ -106,16 +119,15 @@ async function axeRun(
   return { ...(await jsdomRun(page)), mode: 'jsdom' };
 }
 
-async function jsdomRun(page: FetchedResource): Promise<AxeRun> {
-  const dom = parsePage(page);
-  try {
-    return await runAxeInJsdom(dom);
-  } finally {
-    dom.window.close();
-  }
+/** jsdom and axe in the CPU pool: parsing and auditing a page never blocks the event loop. */
+function jsdomRun(page: FetchedResource): Promise<AxeRun> {
+  return cpuPool().run('axeInJsdom', page);
 }
 
-function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun> {
+function chromiumRun(
+  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  page: FetchedResource,
+): Promise<AxeRun> {
   return runAxeInChromium(page, {
     executablePath: deps.chromiumPath!,
     signal: deps.signal,
@@ -134,58 +146,25 @@ function chromiumRun(deps: AnalysisDeps, page: FetchedResource): Promise<AxeRun>
 
 export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAnalysis> {
   const page = await fetchPage(deps, url);
-  const robots = await fetchRobots(deps, page.url);
+  const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
-  const dom = parsePage(page);
-  let audits;
-  try {
-    const seoPage = {
-      url: page.url,
-      status: page.status,
-      rawHeaders: page.rawHeaders,
-      document: dom.window.document,
-      robots,
-    };
-    audits = [...lighthouseSeoAudits(seoPage), ...extraSeoAudits(seoPage)];
-  } finally {
-    dom.window.close();
-  }
-  const score = weightedScore(audits);
-  const lines = audits
-    .filter((a) => !a.passed)
-    .map(
-      (a) =>
-        `[${a.weight > 1 ? 'critical' : a.weight > 0 ? 'scored' : 'best practice'}] ${a.id} failed: ${a.details}`,
-    );
-  if (lines.length === 0) lines.push('Every audit passed.');
+  const { analysis, findings } = await auditSeo(page, robots);
   deps.progress?.stage('writing insights');
   const ai_insights = await writeInsights(
     deps.ai,
     'seo',
-    findingsPrompt(page.url, score, lines),
+    findingsPrompt(page.url, analysis.score, findings),
     deps.signal,
     deps.progress,
     deps.owner,
   );
-  return {
-    url: page.url,
-    score,
-    audits: audits.map(({ id, title, passed, details }) => ({ id, title, passed, details })),
-    ai_insights,
-  };
+  return { ...analysis, ai_insights };
 }
 
-async function fetchRobots(deps: AnalysisDeps, pageUrl: string): Promise<RobotsTxtResult> {
-  try {
-    const res = await safeFetch(new URL('/robots.txt', pageUrl).href, {
-      allowHosts: deps.allowHosts,
-      accept: 'any',
-      maxBytes: ROBOTS_MAX_BYTES,
-      signal: deps.signal,
-    });
-    return { status: res.status, content: res.body.toString('utf8') };
-  } catch (err) {
-    if (err instanceof HttpError) return { error: err.message };
-    throw err;
-  }
+/** The SEO audits of a page already fetched, with its site's robots.txt as fetched. */
+export function auditSeo(
+  page: FetchedResource,
+  robots: RobotsTxtResult,
+): Promise<Audited<SeoAnalysis>> {
+  return cpuPool().run('auditSeoPage', { page, robots });
 }

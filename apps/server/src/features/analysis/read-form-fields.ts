@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { badRequest } from '../../lib/http-error';
 
 /**
  * The text fields of an analysis request: a urlencoded or JSON body (already parsed into an
@@ -13,4 +15,19 @@ export async function readFormFields(request: FastifyRequest): Promise<unknown> 
     else if (part.type === 'file') await part.toBuffer(); // drain: files are not expected here
   }
   return collected;
+}
+
+/** An analysis request's fields checked by its contract schema; the first problem is the 400. */
+export async function readAnalysisRequest<S extends z.ZodType>(
+  request: FastifyRequest,
+  schema: S,
+): Promise<z.output<S>> {
+  const parsed = schema.safeParse((await readFormFields(request)) ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.path[0] === 'url')
+    throw badRequest(
+      issue.code === 'invalid_type' ? 'url: a web address is required' : `url: ${issue.message}`,
+    );
+  throw badRequest(issue?.message ?? 'Invalid request');
 }

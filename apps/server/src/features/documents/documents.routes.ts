@@ -23,7 +23,7 @@ import type { FilesDeps } from '../files/files.service';
 import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { answerJob } from '../jobs/job-stream';
 import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
-import { registerDocumentJobs, storedSource, type DocumentJobInput } from './document-jobs';
+import { storedSource, type DocumentJobInput } from './documents.job';
 import { exportText } from './export.service';
 import { requireModel } from './model-calls';
 import { translateText } from './translate.service';
@@ -59,9 +59,6 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const files: FilesDeps = { db: app.db, dialect: app.dialect, storage: app.storage };
   const auth = { onRequest: app.authenticate };
-  registerDocumentJobs(app.jobs, files, app.ai, {
-    summaryMaxTokens: app.config.SUMMARY_MAX_TOKENS,
-  });
 
   /**
    * Checks what can fail at once (the document named and owned, the model usable), then runs the

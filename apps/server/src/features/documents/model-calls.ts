@@ -3,6 +3,7 @@ import { HttpError } from '../../lib/http-error';
 import {
   assertModelUsable,
   generate,
+  promptTokens,
   type CallPriority,
   type ChatTurn,
   type LanguageModel,
@@ -53,10 +54,7 @@ export function contextOf(deps: AiDeps): number {
   return deps.contextTokens ?? deps.ai.contextTokens();
 }
 
-/** Tokens of a prompt as the model will see it: the texts plus a few per message for the template. */
-export function promptTokens(ai: LanguageModel, turns: ChatTurn[]): number {
-  return turns.reduce((n, t) => n + ai.countTokens(t.content) + 8, 0);
-}
+export { promptTokens };
 
 /**
  * Tokens left for document text once the fixed prompt and the reply are accounted for, with a

@@ -2,7 +2,8 @@ import type { SummaryMode } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import type { ChatTurn } from '../ai/language-model';
 import { documentPieces, packChunks, splitOversized, type Chunk } from './chunking';
-import { selectSentences } from './extractive/select-sentences';
+import { cpuPool } from '../../workers/cpu-pool';
+import { estimateTokens } from '../ai/token-estimate';
 import {
   clamp,
   complete,
@@ -77,7 +78,7 @@ export async function summarizeDocument(
   const pieces =
     opts.mode === 'full'
       ? documentPieces(units)
-      : selectSentences(units, opts.maxTokens, count).pieces;
+      : (await selectInPool(units, opts.maxTokens, count)).pieces;
   const chunks = packChunks(pieces, plan.chunkBudget, count);
   if (chunks.length === 0) throw badRequest('This file has no text we can read.');
   deps.progress?.stage('summarizing', expectedCalls(chunks, plan));
@@ -147,4 +148,22 @@ export function expectedCalls(chunks: Chunk[], plan: SummaryPlan): number {
     n = groups;
   }
   return chunks.length + combines;
+}
+
+/** Characters of the document that measure the model's tokens per estimated token. */
+const RATE_SAMPLE_CHARS = 20_000;
+
+/**
+ * The extractive step (TextRank over every sentence: ~1 s of CPU for 10 MB) in the CPU pool, off
+ * the event loop. The worker has no model, so it counts tokens by estimate, scaled to the model's
+ * own count measured here on a sample (1 for an OpenAI-compatible server, which estimates too).
+ */
+async function selectInPool(units: TextUnit[], budget: number, count: (t: string) => number) {
+  const sample = units
+    .map((u) => u.text)
+    .join('\n')
+    .slice(0, RATE_SAMPLE_CHARS);
+  const estimated = estimateTokens(sample);
+  const tokensPerEstimate = estimated > 0 ? count(sample) / estimated : 1;
+  return cpuPool().run('selectSentences', { units, budget, tokensPerEstimate });
 }

@@ -35,7 +35,6 @@ export async function filesRoutes(fastify: FastifyInstance) {
 
   let stopSweeper: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    if (app.role === 'worker') return;
     try {
       const swept = await sweepOrphans(deps);
       if (Object.values(swept).some((n) => n > 0)) app.log.warn(swept, 'files: removed orphans');

@@ -14,6 +14,7 @@ import { extractText, READER_VERSION, type ExtractResult } from '../documents/re
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
+import { cpuPool } from '../../workers/cpu-pool';
 import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
 
 export interface FilesDeps {
@@ -87,7 +88,8 @@ export async function getFileText(
   const cached = await filesRepo.getCachedText(deps.db, file.id);
   if (cached) {
     // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
-    const { reader, ...result } = JSON.parse(cached) as ExtractResult & { reader?: number };
+    // Parsed in the CPU pool: tens of megabytes of JSON would hold up every other request.
+    const { reader, ...result } = await cpuPool().run('parseCachedText', cached);
     if (reader === READER_VERSION) return result;
   }
   const result = await extractText({

@@ -1,9 +1,9 @@
 import type { WorkProgress } from '../ai/work-progress';
 
 /**
- * What each kind of job does. Features register their kinds when the app is built (documents:
- * summarize, translate...; analysis: accessibility, seo, site), so every process that runs jobs
- * — an app server or `npm run worker` — knows all of them.
+ * What each kind of job does. Each feature's `<name>.job.ts` registers its kinds, all listed in
+ * kinds.ts (documents: summarize, translate...; analysis: accessibility, seo, site), so every
+ * process that runs jobs — an app server or `npm run worker` — knows all of them.
  */
 export interface PartCache {
   /** The output of a finished part (a model call) of this job, if a run before this one did it. */

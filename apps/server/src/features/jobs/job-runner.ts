@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ERROR_MESSAGES } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
+import { isoAt, nowIso } from '../../lib/time';
 import type { WorkProgress } from '../ai/work-progress';
 import type { JobBus } from './job-bus';
 import type { JobKinds, PartCache } from './job-kinds';
@@ -35,8 +36,6 @@ export interface JobRunnerDeps {
 class Shutdown extends Error {}
 class LeaseLost extends Error {}
 
-const iso = (ms = Date.now()) => new Date(ms).toISOString();
-
 /** One run of a job: its claim, and how to stop it. */
 interface Run {
   lease: Lease;
@@ -59,7 +58,7 @@ export class JobRunner {
   async run(jobId: string): Promise<void> {
     if (this.stopping) return;
     const { db, workerId } = this.deps;
-    const lease = await jobsRepo.claim(db, jobId, workerId, iso());
+    const lease = await jobsRepo.claim(db, jobId, workerId, nowIso());
     if (!lease) return;
     await this.execute(jobId, lease);
   }
@@ -70,7 +69,7 @@ export class JobRunner {
    */
   async runNext(): Promise<boolean> {
     if (this.stopping) return false;
-    const jobId = await this.deps.claimNext(this.deps.workerId, iso()).catch((err: unknown) => {
+    const jobId = await this.deps.claimNext(this.deps.workerId, nowIso()).catch((err: unknown) => {
       this.deps.log.error({ err }, 'job: could not claim the next job');
       return undefined;
     });
@@ -101,7 +100,7 @@ export class JobRunner {
     const heartbeat = async () => {
       const current = JSON.stringify(progress.snapshot());
       const state = await jobsRepo
-        .heartbeat(db, jobId, lease, iso(), current === saved ? null : current)
+        .heartbeat(db, jobId, lease, nowIso(), current === saved ? null : current)
         .catch(() => 'running' as const); // a database hiccup is not a lost lease
       saved = current;
       if (state === undefined) controller.abort(new LeaseLost('another process took the job'));
@@ -171,8 +170,8 @@ export class JobRunner {
     const now = Date.now();
     const ended = await jobsRepo.finish(this.deps.db, jobId, lease, {
       ...outcome,
-      now: iso(now),
-      expiresAt: iso(now + this.deps.keepMs),
+      now: isoAt(now),
+      expiresAt: isoAt(now + this.deps.keepMs),
     });
     // A run that lost its lease leaves the input to the run that holds it.
     if (ended) await this.deps.onEnded(jobId).catch(() => {});

@@ -247,8 +247,4 @@ export const jobsRepo = {
       .onConflict((oc) => oc.columns(['job_id', 'key']).doNothing())
       .execute();
   },
-
-  async deleteParts(db: Db, jobId: string) {
-    await db.deleteFrom('job_parts').where('job_id', '=', jobId).execute();
-  },
 };

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Job, JobKind, ProgressEvent } from '@inkwell/contract';
 import type { Db, Dialect } from '../../db/database';
 import { notFound, tooManyRequests } from '../../lib/http-error';
+import { isoAt, nowIso } from '../../lib/time';
 import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai/work-progress';
 import { JobBus } from './job-bus';
@@ -60,7 +61,6 @@ export interface NewJob {
 export const KEEP_MS = 24 * 3600_000;
 /** How often job objects without a row are swept (and once at start). */
 const OBJECT_SWEEP_MS = 3600_000;
-const iso = (ms = Date.now()) => new Date(ms).toISOString();
 /** A queue message that names no job: "look for the next job in turn". */
 const WAKE = 'next';
 
@@ -90,7 +90,7 @@ export class Jobs {
       newProgress: opts.newProgress,
       onEnded: (id) => this.deleteInput(id),
       requeue: async (id, lease) => {
-        await jobsRepo.release(opts.db, id, lease, iso());
+        await jobsRepo.release(opts.db, id, lease, nowIso());
         if (!opts.singleProcess) await this.send(id);
       },
       claimNext: (worker, now) =>
@@ -162,7 +162,7 @@ export class Jobs {
       owner,
       kind: job.kind,
       input: JSON.stringify({ ...job.input, about: job.about }),
-      created_at: iso(),
+      created_at: nowIso(),
     };
     const outcome = await jobTurnsRepo
       .insertWithinCap(db, dialect, row, maxQueuedPerOwner)
@@ -212,7 +212,7 @@ export class Jobs {
     const now = Date.now();
     if (
       !hasEnded(row) &&
-      (await jobsRepo.cancel(this.opts.db, row.id, iso(now), iso(now + KEEP_MS)))
+      (await jobsRepo.cancel(this.opts.db, row.id, isoAt(now), isoAt(now + KEEP_MS)))
     ) {
       this.runner.abortLocal(row.id, new Error('cancelled'));
       this.bus.publish(row.id, { kind: 'ended' });
@@ -228,8 +228,8 @@ export class Jobs {
   async maintain() {
     const { db } = this.opts;
     const now = Date.now();
-    const staleBefore = iso(now - this.opts.staleMs);
-    for (const id of await jobsRepo.requeueStale(db, staleBefore, iso(now))) {
+    const staleBefore = isoAt(now - this.opts.staleMs);
+    for (const id of await jobsRepo.requeueStale(db, staleBefore, isoAt(now))) {
       this.opts.log.warn({ jobId: id }, 'job: its worker went silent; queued again');
       await this.send(id);
     }
@@ -241,7 +241,7 @@ export class Jobs {
           await this.send(job.id);
       }
     }
-    for (const id of await jobsRepo.deleteExpired(db, iso(now))) await this.deleteInput(id);
+    for (const id of await jobsRepo.deleteExpired(db, isoAt(now))) await this.deleteInput(id);
     await jobTurnsRepo.forgetIdleOwners(db);
   }
 

@@ -6,7 +6,7 @@ import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
 import { analyzeSite } from './api/analyze-site';
 import { SiteResult } from './components/SiteResult';
-import { ANALYSIS_MESSAGES } from './run-url-analysis';
+import { ANALYSIS_MESSAGES } from './analysis-messages';
 
 const stepText = (url: string) => `Analyzing the whole site of ${url}...`;
 

@@ -13,14 +13,7 @@ import { analyzeAccessibility } from './api/analyze-accessibility';
 import { analyzeSeo } from './api/analyze-seo';
 import { AccessibilityResult } from './components/AccessibilityResult';
 import { SeoResult } from './components/SeoResult';
-
-/** 'site' (the whole site, auth) runs as a job with progress: run-site-analysis.tsx. */
-export type UrlAnalysisKind = 'accessibility' | 'seo' | 'site';
-
-export const ANALYSIS_MESSAGES = {
-  failed: 'Failed to perform analysis due to an error.',
-  noInsights: 'Analysis completed, but no detailed insights available.',
-} as const;
+import { ANALYSIS_MESSAGES } from './analysis-messages';
 
 type Outcome = { insights: string; extra: ReactNode };
 
@@ -38,11 +31,7 @@ const seoOutcome = ({ seo_analysis: a }: SeoAnalysisResponse) => ({
  * as an ai message with the findings under them, or a failure message. The server runs it as a
  * job: after a reload, resumeAnalysisJob shows it again.
  */
-export async function runUrlAnalysis(kind: UrlAnalysisKind, url: string): Promise<void> {
-  if (kind === 'site') {
-    const { runSiteAnalysis } = await import('./run-site-analysis');
-    return runSiteAnalysis(url);
-  }
+export async function runUrlAnalysis(kind: 'accessibility' | 'seo', url: string): Promise<void> {
   const step = startWorkStep(`Analyzing ${url}...`, {
     feature: 'analysis',
     action: kind,

@@ -1,21 +1,45 @@
 import { HttpError } from '../../../lib/http-error';
-import { parsePage } from '../page-document';
-import { parseRobotsTxt, type RobotsRules } from '../robots-txt';
-import { safeFetch, type FetchedResource } from '../safe-fetch';
+import { fetchRobotsTxt, robotsTextToObey } from '../fetch/fetch-robots-txt';
+import { parseRobotsTxt, type RobotsRules } from '../fetch/robots-txt';
+import { safeFetch, type FetchedResource } from '../fetch/safe-fetch';
+import type { RobotsTxtResult } from '../audits/seo/seo-page';
+import { cpuPool } from '../../../workers/cpu-pool';
 import { parseSitemap } from './sitemap';
 
 /**
  * Finds the pages of one site: same origin only, robots.txt obeyed, the sitemap's addresses
  * first, then links found in crawled pages, breadth first. Every request goes through safeFetch,
- * so the address policy (no private or loopback targets unless allowed) holds on every hop.
+ * so the address policy (no private or loopback targets unless allowed) holds on every hop. Each
+ * page is fetched once and handed to `onPage` (the site analysis audits it there); robots.txt is
+ * fetched once per origin and handed along, so the audits never fetch it again.
  */
 export interface CrawlOptions {
   /** FETCH_ALLOW_HOSTS. */
   allowHosts: readonly string[];
   maxPages: number;
   signal?: AbortSignal;
-  /** Called after each page found (an HTML page of the site answered 2xx). */
-  onPage?(url: string, found: number): void;
+  /**
+   * A page an earlier run of the job already crawled (and audited): where its address led and
+   * its links. It is not fetched again.
+   */
+  known?(url: string): Promise<KnownPage | undefined>;
+  /** Each page of the site found (an HTML page that answered 2xx), awaited before the crawl goes on. */
+  onPage?(page: CrawledPage): Promise<void>;
+}
+
+export interface KnownPage {
+  /** Its address after redirects. */
+  url: string;
+  links: string[];
+}
+
+export interface CrawledPage extends KnownPage {
+  /** The address the crawl asked for (before redirects). */
+  requested: string;
+  /** The page as fetched this run; undefined for a known page. */
+  fetched?: FetchedResource;
+  /** The site's robots.txt as fetched (for the SEO audit). */
+  robots: RobotsTxtResult;
 }
 
 export interface CrawlResult {
@@ -28,26 +52,41 @@ export interface CrawlResult {
 
 /** Robots rules are read for our own user agent name, falling back to `*`. */
 const ROBOTS_AGENT = 'InkwellPageAnalysis';
-const ROBOTS_MAX_BYTES = 512 * 1024;
 const SITEMAP_MAX_BYTES = 5 * 1024 * 1024;
 /** Child sitemaps of a sitemap index read at most (a crawl is at most 50 pages anyway). */
 const MAX_CHILD_SITEMAPS = 5;
 /** Failed or non-HTML addresses tried at most per page wanted, so a broken site ends quickly. */
 const ATTEMPTS_PER_PAGE = 3;
 
+/** A page loaded this run or known from an earlier one; `ok` when it is an HTML page that answered 2xx. */
+interface Loaded extends KnownPage {
+  ok: boolean;
+  fetched?: FetchedResource;
+}
+
+async function load(url: string, opts: CrawlOptions): Promise<Loaded> {
+  const known = await opts.known?.(url);
+  if (known) return { ...known, ok: true };
+  const fetched = await fetchHtml(url, opts);
+  const ok = isOk(fetched);
+  // The links are read by jsdom in the CPU pool, off the event loop.
+  const links = ok ? await cpuPool().run('pageLinks', fetched) : [];
+  return { url: fetched.url, links, ok, fetched: ok ? fetched : undefined };
+}
+
 export async function crawlSite(start: string, opts: CrawlOptions): Promise<CrawlResult> {
   let origin = new URL(start).origin;
   let robots = await readRobots(origin, opts);
   const disallowed: string[] = [];
-  let first: FetchedResource | undefined;
-  if (robots.isAllowed(start, ROBOTS_AGENT)) {
-    first = await fetchHtml(start, opts);
+  let first: Loaded | undefined;
+  if (robots.rules.isAllowed(start, ROBOTS_AGENT)) {
+    first = await load(start, opts);
     const landed = new URL(first.url).origin;
     if (landed !== origin) {
       // example.com → www.example.com: the site is where the start address leads.
       origin = landed;
       robots = await readRobots(origin, opts);
-      if (!robots.isAllowed(first.url, ROBOTS_AGENT)) {
+      if (!robots.rules.isAllowed(first.url, ROBOTS_AGENT)) {
         disallowed.push(first.url);
         first = undefined;
       }
@@ -60,32 +99,33 @@ export async function crawlSite(start: string, opts: CrawlOptions): Promise<Craw
     const url = sameOriginUrl(raw, base, origin);
     if (!url || seen.has(url)) return;
     seen.add(url);
-    if (robots.isAllowed(url, ROBOTS_AGENT)) queue.push(url);
+    if (robots.rules.isAllowed(url, ROBOTS_AGENT)) queue.push(url);
     else disallowed.push(url);
   };
   const pages: string[] = [];
-  const pending: FetchedResource[] = [];
-  const visit = (page: FetchedResource) => {
+  const pending: Loaded[] = [];
+  const visit = async (requested: string, page: Loaded) => {
     seen.add(page.url);
     pages.push(page.url);
     pending.push(page);
-    opts.onPage?.(page.url, pages.length);
+    await opts.onPage?.({ ...page, requested, robots: robots.result });
   };
-  if (first && isOk(first)) visit(first);
+  if (first?.ok) await visit(start, first);
   for (const loc of await readSitemaps(origin, opts)) enqueue(loc, origin);
 
   let attempts = 0;
   for (;;) {
     // Links of the pages visited so far join the queue after what is already in it.
-    for (const page of pending.splice(0)) for (const href of links(page)) enqueue(href, page.url);
+    for (const page of pending.splice(0)) for (const href of page.links) enqueue(href, page.url);
     const next = queue.shift();
     if (next === undefined || pages.length >= opts.maxPages) break;
     if (++attempts > opts.maxPages * ATTEMPTS_PER_PAGE) break;
-    const page = await fetchHtml(next, opts).catch(skipHttpError);
-    if (!page || !isOk(page) || pages.includes(page.url)) continue;
+    const page = await load(next, opts).catch(skipHttpError);
+    if (!page?.ok || pages.includes(page.url)) continue;
     // A redirect off the site, or into a disallowed part of it, is not followed further.
-    if (new URL(page.url).origin !== origin || !robots.isAllowed(page.url, ROBOTS_AGENT)) continue;
-    visit(page);
+    if (new URL(page.url).origin !== origin || !robots.rules.isAllowed(page.url, ROBOTS_AGENT))
+      continue;
+    await visit(next, page);
   }
   return { startUrl: first?.url ?? start, pages, disallowed };
 }
@@ -115,30 +155,13 @@ function sameOriginUrl(raw: string, base: string, origin: string): string | null
   return url.href;
 }
 
-function links(page: FetchedResource): string[] {
-  const dom = parsePage(page);
-  try {
-    const doc = dom.window.document;
-    // A page that asks crawlers not to follow its links is respected.
-    const meta = doc.querySelector('meta[name="robots" i]')?.getAttribute('content') ?? '';
-    if (/nofollow|none/i.test(meta)) return [];
-    return [...doc.querySelectorAll('a[href]')]
-      .filter((a) => !/\bnofollow\b/i.test(a.getAttribute('rel') ?? ''))
-      .map((a) => a.getAttribute('href')!);
-  } finally {
-    dom.window.close();
-  }
-}
-
-async function readRobots(origin: string, opts: CrawlOptions): Promise<RobotsRules> {
-  const res = await safeFetch(`${origin}/robots.txt`, {
-    allowHosts: opts.allowHosts,
-    accept: 'any',
-    maxBytes: ROBOTS_MAX_BYTES,
-    signal: opts.signal,
-  }).catch(skipHttpError);
+async function readRobots(
+  origin: string,
+  opts: CrawlOptions,
+): Promise<{ result: RobotsTxtResult; rules: RobotsRules }> {
+  const result = await fetchRobotsTxt(origin, opts);
   // No robots.txt (or an unreadable one): everything may be crawled, as crawlers do.
-  return parseRobotsTxt(res && isOk(res) ? res.body.toString('utf8') : '');
+  return { result, rules: parseRobotsTxt(robotsTextToObey(result)) };
 }
 
 /** Page addresses of /sitemap.xml, following a sitemap index one level on the same origin. */

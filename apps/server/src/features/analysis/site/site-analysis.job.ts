@@ -15,7 +15,7 @@ export function registerSiteJob(
 ) {
   jobs.register<SiteJobInput>('site', async (ctx): Promise<SiteAnalysisResponse> => ({
     site_analysis: await analyseSite(
-      { ...deps, signal: ctx.signal, owner: ctx.owner },
+      { ...deps, signal: ctx.signal, owner: ctx.owner, parts: ctx.parts },
       { url: ctx.input.url, maxPages: ctx.input.max_pages },
       ctx.progress,
     ),

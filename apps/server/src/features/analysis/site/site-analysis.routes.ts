@@ -1,18 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   errorResponseSchema,
   siteAnalysisRequestSchema,
   siteAnalysisResponseSchema,
-  type SiteAnalysisRequest,
   type SiteAnalysisResponse,
 } from '@inkwell/contract';
-import { badRequest } from '../../../lib/http-error';
 import { requireUser } from '../../../plugins/auth';
 import { answerJob } from '../../jobs/job-stream';
 import { ANALYSIS_RATE_LIMIT } from '../analysis.routes';
-import { registerSiteJob, type SiteJobInput } from './site-analysis.job';
-import { readFormFields } from '../read-form-fields';
+import type { SiteJobInput } from './site-analysis.job';
+import { readAnalysisRequest } from '../read-form-fields';
 
 /**
  * POST /api/site-analysis (issue 22): `url` and `max_pages` (urlencoded, multipart or JSON),
@@ -21,11 +19,6 @@ import { readFormFields } from '../read-form-fields';
  */
 export async function siteAnalysisRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  registerSiteJob(app.jobs, {
-    ai: app.ai,
-    allowHosts: app.config.FETCH_ALLOW_HOSTS,
-    chromiumPath: app.config.CHROMIUM_PATH,
-  });
 
   app.post(
     '/api/site-analysis',
@@ -49,7 +42,7 @@ export async function siteAnalysisRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const input = await readFields(request);
+      const input = await readAnalysisRequest(request, siteAnalysisRequestSchema);
       const jobId = await app.jobs.create({
         kind: 'site',
         userId: user.id,
@@ -60,19 +53,4 @@ export async function siteAnalysisRoutes(fastify: FastifyInstance) {
       return answerJob(app.jobs, request, reply, jobId) as Promise<SiteAnalysisResponse>;
     },
   );
-}
-
-/** The fields from a urlencoded or JSON body (already objects) or a multipart form. */
-async function readFields(request: FastifyRequest) {
-  const fields = await readFormFields(request);
-  const parsed = siteAnalysisRequestSchema.safeParse((fields ?? {}) as SiteAnalysisRequest);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (issue?.path[0] === 'url' && issue.code === 'invalid_type')
-      throw badRequest('url: a web address is required');
-    throw badRequest(
-      issue?.path[0] === 'url' ? `url: ${issue.message}` : (issue?.message ?? 'Invalid request'),
-    );
-  }
-  return parsed.data;
 }

@@ -1,16 +1,16 @@
 import type { SiteAnalysis, SiteIssue, SitePageResult } from '@inkwell/contract';
-import { HttpError } from '../../../lib/http-error';
 import type { LanguageModel } from '../../ai/language-model';
-import { UnavailableModel } from '../../ai/unavailable-model';
-import { analyseAccessibility, analyseSeo, normaliseUrl } from '../analysis.service';
+import type { PartCache } from '../../jobs/job-kinds';
+import { normaliseUrl } from '../analysis.service';
 import { writeInsights } from '../insights';
 import { crawlSite } from './crawl';
-import { groupIssues, type PageAudits } from './group-issues';
+import { groupIssues } from './group-issues';
+import { SitePages } from './site-pages';
 
 /**
- * A whole site: crawl it, run both single-page audits on every page, group what repeats, then one
- * model call over the whole. The per-page audits get a model that is never available, so they
- * make no model call of their own: one prompt about the site says more than fifty about pages.
+ * A whole site: crawl it, audit every page both ways (accessibility and SEO) from the crawl's one
+ * fetch of it (site-pages.ts), group what repeats, then one model call over the whole: the pages
+ * make no model call of their own, one prompt about the site says more than fifty about pages.
  */
 export interface SiteAnalysisDeps {
   ai: LanguageModel;
@@ -19,6 +19,8 @@ export interface SiteAnalysisDeps {
   signal?: AbortSignal;
   /** Whose analysis it is (the job's owner), for the model's turns between owners. */
   owner?: string;
+  /** The job's finished parts: pages a run before this one audited. */
+  parts?: PartCache;
 }
 
 /** What the analysis tells whoever follows it (a job's WorkProgress). */
@@ -27,7 +29,6 @@ export interface SiteProgress {
   partDone(): void;
 }
 
-const NO_PAGE_MODEL = new UnavailableModel('site analysis writes its insights once for the site');
 const PROMPT_MAX_CHARS = 6000;
 
 export async function analyseSite(
@@ -35,56 +36,40 @@ export async function analyseSite(
   input: { url: string; maxPages: number },
   progress: SiteProgress,
 ): Promise<SiteAnalysis> {
-  progress.stage('crawling', input.maxPages);
+  // Two parts a page (found, audited), one for the insights; the total shrinks if the site is smaller.
+  progress.stage('crawling', input.maxPages * 2 + 1);
+  const pages = new SitePages(deps);
   const crawl = await crawlSite(normaliseUrl(input.url), {
     allowHosts: deps.allowHosts,
     maxPages: input.maxPages,
     signal: deps.signal,
-    onPage: () => progress.partDone(),
+    known: pages.known,
+    onPage: async (page) => {
+      progress.partDone();
+      progress.stage('auditing');
+      await pages.add(page);
+      progress.partDone();
+      progress.stage('crawling');
+    },
   });
-  // One more part after the pages: the insights.
-  progress.stage('auditing', crawl.pages.length + 1);
-  const pageDeps = { ...deps, ai: NO_PAGE_MODEL };
-  const audited: PageAudits[] = [];
-  const pages: SitePageResult[] = [];
-  for (const url of crawl.pages) {
-    const [accessibility, seo] = [
-      await settle(analyseAccessibility(pageDeps, url)),
-      await settle(analyseSeo(pageDeps, url)),
-    ];
-    deps.signal?.throwIfAborted();
-    audited.push({ url, accessibility: accessibility.value, seo: seo.value });
-    const error = accessibility.error ?? seo.error;
-    pages.push({
-      url,
-      accessibility_score: accessibility.value?.score ?? null,
-      seo_score: seo.value?.score ?? null,
-      ...(error ? { error } : {}),
-    });
-    progress.partDone();
-  }
-  const issues = groupIssues(audited);
-  progress.stage('writing insights');
+  const issues = groupIssues(pages.audits);
+  progress.stage('writing insights', 1);
   const ai_insights = await writeInsights(
     deps.ai,
     'site',
-    sitePrompt(crawl.startUrl, pages, issues),
+    sitePrompt(crawl.startUrl, pages.rows, issues),
     deps.signal,
     undefined,
     deps.owner,
   );
   progress.partDone();
-  return { start_url: crawl.startUrl, pages, issues, disallowed: crawl.disallowed, ai_insights };
-}
-
-/** A page that cannot be audited (it went away, it timed out) costs its row, not the site. */
-async function settle<T>(work: Promise<T>): Promise<{ value?: T; error?: string }> {
-  try {
-    return { value: await work };
-  } catch (err) {
-    if (err instanceof HttpError) return { error: err.message };
-    throw err;
-  }
+  return {
+    start_url: crawl.startUrl,
+    pages: pages.rows,
+    issues,
+    disallowed: crawl.disallowed,
+    ai_insights,
+  };
 }
 
 /** The findings over the site, capped like the single-page prompt. */

@@ -2,7 +2,7 @@
 // with its text or with why it could not.
 import { parentPort } from 'node:worker_threads';
 import type { FileExtension } from '@inkwell/contract';
-import { readDocument } from './read-document';
+import { parseByType } from './parse-by-type';
 import { DocumentReadError, type ReaderLimits } from './types';
 
 export interface ExtractJob {
@@ -12,7 +12,7 @@ export interface ExtractJob {
 }
 
 parentPort!.on('message', (job: ExtractJob) => {
-  readDocument(job.type, job.bytes, job.limits).then(
+  parseByType(job.type, job.bytes, job.limits).then(
     (result) => parentPort!.postMessage({ result }),
     (err: unknown) =>
       parentPort!.postMessage({

@@ -1,6 +1,6 @@
 import { ActionListDialog } from '../../../components/ui/ActionListDialog';
 import { useSession } from '../../../lib/session';
-import type { UrlAnalysisKind } from '../run-url-analysis';
+import type { UrlAnalysisKind } from '../analysis-messages';
 
 const CHOICES: { key: UrlAnalysisKind; label: string }[] = [
   { key: 'accessibility', label: 'Accessibility Analysis' },

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
-import type { UrlAnalysisKind } from '../run-url-analysis';
+import type { UrlAnalysisKind } from '../analysis-messages';
 
 const SelectUrlActionDialog = lazy(() =>
   import('./SelectUrlActionDialog').then((m) => ({ default: m.SelectUrlActionDialog })),
@@ -46,7 +46,9 @@ export function UrlForm({ onReturn }: { onReturn: () => void }) {
     setUrl(null);
     setValue('');
     onReturn();
-    void import('../run-url-analysis').then((m) => m.runUrlAnalysis(kind, target));
+    // The site analysis (auth, a job with progress) and the page analyses load apart.
+    if (kind === 'site') void import('../run-site-analysis').then((m) => m.runSiteAnalysis(target));
+    else void import('../run-url-analysis').then((m) => m.runUrlAnalysis(kind, target));
   }
 
   return (

@@ -1,5 +1,5 @@
 import axe from 'axe-core';
-import { parseLinkHeader } from './link-header';
+import { parseLinkHeader } from '../../fetch/link-header';
 import { headerValues, isHtmlElement, resolveUrl, type SeoPage, type Verdict } from './seo-page';
 
 /**

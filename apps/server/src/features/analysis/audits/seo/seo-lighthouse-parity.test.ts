@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from './page-document';
+import { parsePage } from '../../fetch/page-document';
 import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audits';
 
 // Cases where the benchmark against Lighthouse 12 (bench/analysis.bench.ts) found our verdict

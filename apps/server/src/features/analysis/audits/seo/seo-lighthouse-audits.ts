@@ -1,4 +1,4 @@
-import { validateRobotsTxt, parseRobotsTxt } from './robots-txt';
+import { validateRobotsTxt, parseRobotsTxt } from '../../fetch/robots-txt';
 import { imageAlt } from './seo-image-alt';
 import { crawlableAnchors, linkText } from './seo-anchor-audits';
 import { canonical, hreflang } from './seo-link-audits';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
+import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
 
 /**
  * Host names resolving to private and metadata addresses, and DNS rebinding, with the resolver

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/http-error';
-import { analyseAccessibility } from './analysis.service';
+import { HttpError } from '../../../lib/http-error';
+import { analyseAccessibility } from '../analysis.service';
 import { analysisBrowser, runAxeInChromium, type ChromiumOptions } from './axe-chromium';
 import { findChromium } from './find-chromium';
-import type { FetchedResource } from './safe-fetch';
+import type { FetchedResource } from '../fetch/safe-fetch';
 import { closeSharedBrowsers } from './shared-browser';
-import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
-import { noModel } from './test-fixtures/no-model';
+import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
+import { noModel } from '../test-fixtures/no-model';
 
 // Runs only where a Chromium is installed (CHROMIUM_PATH, or a usual install path).
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH, 'auto');

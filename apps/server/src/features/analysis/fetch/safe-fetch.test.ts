@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch';
-import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
+import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
 
 // End-to-end refusals use loopback addresses only (127.0.0.0/8, ::1): no traffic leaves the machine.
 let server: FixtureServer;

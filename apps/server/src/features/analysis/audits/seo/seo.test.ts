@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { analyseSeo } from './analysis.service';
-import { parsePage } from './page-document';
+import { analyseSeo } from '../../analysis.service';
+import { parsePage } from '../../fetch/page-document';
 import { extraSeoAudits, weightedScore } from './seo-extra-audits';
-import { BLOCKING_ROBOTS, INVALID_ROBOTS, VALID_ROBOTS } from './test-fixtures/pages';
-import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
-import { noModel } from './test-fixtures/no-model';
+import { BLOCKING_ROBOTS, INVALID_ROBOTS, VALID_ROBOTS } from '../../test-fixtures/pages';
+import { startFixtureServer, type FixtureServer } from '../../test-fixtures/fixture-server';
+import { noModel } from '../../test-fixtures/no-model';
 
 let server: FixtureServer;
 const deps = { ai: noModel, allowHosts: ['127.0.0.1'] };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityScore } from './accessibility-score';
-import { analyseAccessibility } from './analysis.service';
+import { analyseAccessibility } from '../../analysis.service';
 import { RULES_NOT_CHECKED_IN_JSDOM } from './axe-jsdom';
-import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
-import { noModel } from './test-fixtures/no-model';
+import { startFixtureServer, type FixtureServer } from '../../test-fixtures/fixture-server';
+import { noModel } from '../../test-fixtures/no-model';
 
 let server: FixtureServer;
 const deps = { ai: noModel, allowHosts: ['127.0.0.1'] };

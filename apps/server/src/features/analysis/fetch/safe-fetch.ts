@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { HttpError, badRequest } from '../../lib/http-error';
+import { HttpError, badRequest } from '../../../lib/http-error';
 import { classifyAddress, refusalMessage } from './address-policy';
 
 /**

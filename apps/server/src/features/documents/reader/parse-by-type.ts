@@ -6,7 +6,7 @@ import type { ExtractResult, ReaderLimits } from './types';
  * on the worker's first document of its type: a worker that reads text files never loads pdf.js,
  * the Office parsers or tesseract, so it starts sooner and within a small heap.
  */
-export async function readDocument(
+export async function parseByType(
   type: FileExtension,
   bytes: Uint8Array,
   l: ReaderLimits,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAxeInJsdom, type AxeRun } from './axe-jsdom';
 import { LIGHTHOUSE_A11Y_RULES } from './lighthouse-rules';
-import { parsePage } from './page-document';
+import { parsePage } from '../../fetch/page-document';
 
 async function violations(body: string): Promise<string[]> {
   return (await run(`<main><h1>Page</h1>${body}</main>`)).violations.map((v) => v.id);

@@ -1,4 +1,4 @@
-import { visibleText } from './page-document';
+import { visibleText } from '../../fetch/page-document';
 import type { ScoredAudit, SeoPage } from './seo-lighthouse-audits';
 
 /**

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { HttpError } from '../../lib/http-error';
+import { HttpError } from '../../../lib/http-error';
 import { CHROMIUM_ARGS } from './chromium-flags';
 
 /** The browser could not be started (missing, broken, or not a Chromium): analysis falls back. */
@@ -8,6 +8,9 @@ export class BrowserUnavailable extends Error {
     super(`Chromium at ${executablePath} could not be started`, { cause });
   }
 }
+
+/** A caller gives up on a browser that keeps crashing at start (its page then fails). */
+const MAX_LAUNCHES_PER_CALL = 3;
 
 interface Started {
   browser: Browser;
@@ -37,13 +40,15 @@ export class SharedBrowser {
   ) {}
 
   private async started(): Promise<Started> {
-    this.launching ??= this.launch();
-    const started = await this.launching;
-    if (started.browser.isConnected()) return started;
-    // Crashed, and the disconnect has not been reported yet: start another.
-    this.forget(this.launching);
-    this.launching = this.launch();
-    return this.launching;
+    for (let attempt = 1; ; attempt++) {
+      const launching = (this.launching ??= this.launch());
+      const started = await launching;
+      if (started.browser.isConnected() || attempt === MAX_LAUNCHES_PER_CALL) return started;
+      // Crashed, and the disconnect has not been reported yet. Whoever notices first forgets it
+      // (forget only clears the browser it was given), so callers that noticed the same crash
+      // all wait on the one new launch instead of each starting a browser of its own.
+      this.forget(launching);
+    }
   }
 
   private launch(): Promise<Started> {
@@ -93,9 +98,11 @@ export class SharedBrowser {
   }
 
   private async page(context: BrowserContext): Promise<Page> {
-    const spare = await this.spare;
+    // The spare is taken before any await: an analysis starting while it opens must not get it too.
+    const taken = this.spare;
     this.spare = undefined;
     this.spareReady = undefined;
+    const spare = await taken;
     if (spare && !spare.isClosed() && spare.context() === context) return spare;
     return context.newPage();
   }

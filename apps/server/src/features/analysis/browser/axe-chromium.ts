@@ -1,8 +1,8 @@
 import axe from 'axe-core';
-import type { AxeRawResult } from './accessibility-score';
-import type { AxeRun } from './axe-jsdom';
-import { axeRunOptions, LIGHTHOUSE_A11Y_RULES } from './lighthouse-rules';
-import type { FetchedResource } from './safe-fetch';
+import type { AxeRawResult } from '../audits/accessibility/accessibility-score';
+import type { AxeRun } from '../audits/accessibility/axe-jsdom';
+import { axeRunOptions, LIGHTHOUSE_A11Y_RULES } from '../audits/accessibility/lighthouse-rules';
+import type { FetchedResource } from '../fetch/safe-fetch';
 import { sharedBrowser, type SharedBrowser } from './shared-browser';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../config';
+import { loadSettings } from '../../../config';
 import { findChromium } from './find-chromium';
 
 describe('finding the Chromium page analysis renders in', () => {

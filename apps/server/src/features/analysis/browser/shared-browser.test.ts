@@ -1,0 +1,68 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseAccessibility } from '../analysis.service';
+import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
+import { noModel } from '../test-fixtures/no-model';
+import { analysisBrowser } from './axe-chromium';
+import { findChromium } from './find-chromium';
+import { closeSharedBrowsers, SharedBrowser } from './shared-browser';
+
+// Runs only where a Chromium is installed (CHROMIUM_PATH, or a usual install path).
+const chromiumPath = findChromium(process.env.CHROMIUM_PATH, 'auto');
+
+describe.skipIf(!chromiumPath)('the shared browser', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startFixtureServer();
+  });
+  afterAll(async () => {
+    await closeSharedBrowsers();
+    await server?.close();
+  });
+
+  it('gives each of concurrent analyses its own page: each gets the findings of its own page', async () => {
+    const deps = { ai: noModel, allowHosts: ['127.0.0.1'], chromiumPath };
+    const paths = ['/clean', '/defects', '/low-contrast'];
+    const findings = async (path: string) => {
+      const r = await analyseAccessibility(deps, `${server.origin}${path}`);
+      expect(r.mode).toBe('chromium');
+      return { url: r.url, violations: r.violations.map((v) => v.id).sort() };
+    };
+    // Each page alone first: what it must get (this also leaves a spare page opening).
+    const alone = [];
+    for (const path of paths) alone.push(await findings(path));
+    expect(new Set(alone.map((a) => a.violations.join())).size).toBe(paths.length);
+    // Then all at once, twice over, while the spare is being opened.
+    const together = await Promise.all([...paths, ...paths].map(findings));
+    expect(together).toEqual([...alone, ...alone]);
+    expect(analysisBrowser(chromiumPath!).launches).toBe(1);
+    expect(await analysisBrowser(chromiumPath!).openPages()).toBe(0);
+  }, 120_000);
+
+  it('recovers from a crash with one launch, however many analyses notice it', async () => {
+    const browser = new SharedBrowser(chromiumPath!);
+    const limits = { timeoutMs: 30_000 };
+    const title = (b: SharedBrowser) =>
+      b.withPage(limits, async (page) => {
+        await page.setContent('<title>up</title>');
+        return page.title();
+      });
+    let crashed: Browser | null = null;
+    try {
+      crashed = await browser.withPage(limits, async (page) => page.context().browser());
+      expect(browser.launches).toBe(1);
+      // A crash not reported yet (no 'disconnected' event): the browser just says it is gone.
+      crashed!.isConnected = () => false;
+      expect(await Promise.all([title(browser), title(browser), title(browser)])).toEqual([
+        'up',
+        'up',
+        'up',
+      ]);
+      expect(browser.launches).toBe(2);
+      expect(await browser.isRunning()).toBe(true);
+    } finally {
+      await crashed?.close();
+      await browser.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { registerAnalysisJobs } from '../analysis/analysis.job';
+import { registerSiteJob } from '../analysis/site/site-analysis.job';
+import { registerDocumentJobs } from '../documents/documents.job';
+
+/**
+ * Every kind of job, in one place: each feature's `<name>.job.ts`. An app server (app.ts) and the
+ * worker (worker-app.ts) both call this, so any process that runs jobs knows them all; no route
+ * plugin registers a kind, and the worker needs no routes to run them.
+ */
+export function registerJobKinds(app: FastifyInstance) {
+  const { config } = app;
+  const files = { db: app.db, dialect: app.dialect, storage: app.storage };
+  // documents.job.ts: summarize, translate, proofread, sentiment, ask.
+  registerDocumentJobs(app.jobs, files, app.ai, { summaryMaxTokens: config.SUMMARY_MAX_TOKENS });
+  const analysis = {
+    ai: app.ai,
+    allowHosts: config.FETCH_ALLOW_HOSTS,
+    chromiumPath: config.CHROMIUM_PATH,
+  };
+  // analysis.job.ts: accessibility, seo; site/site-analysis.job.ts: site.
+  registerAnalysisJobs(app.jobs, analysis);
+  registerSiteJob(app.jobs, analysis);
+}

@@ -1,0 +1,34 @@
+import type { ExtractResult } from '../features/documents/reader';
+import { estimateTokens } from '../features/ai/token-estimate';
+import { selectSentences } from '../features/documents/extractive/select-sentences';
+import type { TextUnit } from '../features/documents/reader';
+import { auditSeoPage } from '../features/analysis/audits/seo/audit-seo-page';
+import { axeInJsdom } from '../features/analysis/audits/accessibility/axe-jsdom-page';
+import { pageLinks } from '../features/analysis/fetch/page-links';
+import type { FetchedResource } from '../features/analysis/fetch/safe-fetch';
+
+/**
+ * The CPU-heavy steps that run in the CPU pool's worker threads (cpu-pool.ts), never on the
+ * server's event loop: each takes and returns plain data (structured-clonable).
+ */
+export const CPU_TASKS = {
+  /** The extractive step of a bounded summary, counting tokens by estimate at the model's rate. */
+  selectSentences: (a: { units: TextUnit[]; budget: number; tokensPerEstimate: number }) =>
+    selectSentences(a.units, a.budget, (t) => Math.ceil(estimateTokens(t) * a.tokensPerEstimate)),
+  /** A file's cached text (file_text_cache), parsed. */
+  parseCachedText: (json: string) => JSON.parse(json) as ExtractResult & { reader?: number },
+  /** jsdom parsing of an audited page, and what runs on it: the SEO audits, axe, its links. */
+  auditSeoPage: (a: Parameters<typeof auditSeoPage>[0]) =>
+    auditSeoPage({ ...a, page: withBuffer(a.page) }),
+  axeInJsdom: (page: FetchedResource) => axeInJsdom(withBuffer(page)),
+  pageLinks: (page: FetchedResource) => pageLinks(withBuffer(page)),
+};
+
+/** A page's body arrives as a Uint8Array (structured clone); the parsers expect a Buffer. */
+function withBuffer(page: FetchedResource): FetchedResource {
+  const b = page.body as Uint8Array;
+  return { ...page, body: Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
+}
+
+export type CpuTasks = typeof CPU_TASKS;
+export type CpuTaskName = keyof CpuTasks;
