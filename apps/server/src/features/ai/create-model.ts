@@ -15,7 +15,7 @@ export async function createLanguageModel(
 ): Promise<{ model: LanguageModel; capacity: number }> {
   if (config.AI_BASE_URL) {
     log.info(
-      { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL },
+      { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL, contextTokens: config.AI_CONTEXT_TOKENS },
       'AI: using an OpenAI-compatible server',
     );
     const model = new OpenAIModel({
@@ -23,6 +23,7 @@ export async function createLanguageModel(
       apiKey: config.AI_API_KEY,
       model: config.AI_MODEL,
       timeoutMs: config.AI_TIMEOUT_MS,
+      contextTokens: config.AI_CONTEXT_TOKENS,
     });
     return { model, capacity: config.AI_PARALLEL };
   }

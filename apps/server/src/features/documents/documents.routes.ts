@@ -61,6 +61,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   const auth = { onRequest: app.authenticate };
   registerDocumentJobs(app.jobs, files, app.ai, {
     summaryMaxTokens: app.config.SUMMARY_MAX_TOKENS,
+    askMaxPassageTokens: app.config.ASK_MAX_PASSAGE_TOKENS,
   });
 
   /**

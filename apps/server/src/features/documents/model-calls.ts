@@ -35,6 +35,8 @@ export interface AiDeps {
     get(key: string): Promise<string | undefined>;
     put(key: string, output: string): Promise<void>;
   };
+  /** ASK_MAX_PASSAGE_TOKENS: the most passage text one question's prompt gets. */
+  maxPassageTokens?: number;
   /** Called after every model call, for the bench and tests. */
   onCall?: (call: { promptTokens: number; maxTokens: number }) => void;
 }
