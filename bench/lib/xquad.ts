@@ -7,7 +7,18 @@ import { existsSync, readFileSync } from 'node:fs';
  * (default /tmp/xquad).
  */
 export const XQUAD_LANGUAGES = [
-  'ar', 'de', 'el', 'en', 'es', 'hi', 'ro', 'ru', 'th', 'tr', 'vi', 'zh',
+  'ar',
+  'de',
+  'el',
+  'en',
+  'es',
+  'hi',
+  'ro',
+  'ru',
+  'th',
+  'tr',
+  'vi',
+  'zh',
 ] as const;
 
 export interface XquadLanguage {
@@ -35,7 +46,8 @@ export function loadXquad(lang: string): XquadLanguage {
   for (const article of raw.data)
     for (const p of article.paragraphs) {
       paragraphs.push(p.context.replace(/\s*\n\s*/g, ' ').trim());
-      for (const qa of p.qas) questions.push({ question: qa.question, answer: qa.answers[0]!.text });
+      for (const qa of p.qas)
+        questions.push({ question: qa.question, answer: qa.answers[0]!.text });
     }
   return { text: paragraphs.join('\n\n'), questions };
 }

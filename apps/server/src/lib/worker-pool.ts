@@ -32,7 +32,8 @@ export class WorkerPool {
   }
 
   call<R>(message: object, route?: string): Promise<R> {
-    const slot = route === undefined ? this.leastBusy() : this.slots[hash(route) % this.slots.length]!;
+    const slot =
+      route === undefined ? this.leastBusy() : this.slots[hash(route) % this.slots.length]!;
     const worker = (slot.worker ??= this.spawn(slot));
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
@@ -100,7 +101,10 @@ export function siblingModule(name: string, base: string): URL {
 
 /** Answers a pool's calls in a worker module: `handle` gets each message, its result is posted. */
 export function serveCalls(
-  port: { on(e: 'message', f: (m: { id: number }) => void): unknown; postMessage(m: unknown): void },
+  port: {
+    on(e: 'message', f: (m: { id: number }) => void): unknown;
+    postMessage(m: unknown): void;
+  },
   handle: (message: never) => unknown,
 ): void {
   port.on('message', (message) => {
@@ -109,7 +113,10 @@ export function serveCalls(
       .then(
         (result) => port.postMessage({ id: message.id, result }),
         (err: unknown) =>
-          port.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) }),
+          port.postMessage({
+            id: message.id,
+            error: err instanceof Error ? err.message : String(err),
+          }),
       );
   });
 }

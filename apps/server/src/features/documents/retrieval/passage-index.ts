@@ -84,7 +84,8 @@ export function searchPassages(index: PassageIndex, question: string, limit: num
     for (let j = 0; j < df; j++) {
       const d = list.docs[j]!;
       const f = list.freqs[j]!;
-      scores[d]! += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * index.lengths[d]!) / index.avgLength));
+      scores[d]! +=
+        (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * index.lengths[d]!) / index.avgLength));
     }
   }
   const order: number[] = [];

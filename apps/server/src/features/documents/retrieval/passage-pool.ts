@@ -41,7 +41,10 @@ export async function searchSource(
   limit: number,
 ): Promise<SearchResult> {
   const call = (units?: TextUnit[]) =>
-    pool.call<SearchReply>({ key: source.key, question, limit, units } satisfies SearchCall, source.key);
+    pool.call<SearchReply>(
+      { key: source.key, question, limit, units } satisfies SearchCall,
+      source.key,
+    );
   let reply = await call();
   if (!reply.found) reply = await call(await source.load());
   if (!reply.found) throw new Error('the passage index could not be built');

@@ -3,7 +3,12 @@
 import { parentPort } from 'node:worker_threads';
 import { serveCalls } from '../../../lib/worker-pool';
 import type { TextUnit } from '../reader';
-import { buildPassageIndex, neighboursOf, searchPassages, type PassageIndex } from './passage-index';
+import {
+  buildPassageIndex,
+  neighboursOf,
+  searchPassages,
+  type PassageIndex,
+} from './passage-index';
 
 export interface SearchCall {
   key: string;
@@ -15,7 +20,12 @@ export interface SearchCall {
 
 export type SearchReply =
   | { found: false }
-  | { found: true; language: string; ranked: ReturnType<typeof searchPassages>; neighbours: ReturnType<typeof neighboursOf> };
+  | {
+      found: true;
+      language: string;
+      ranked: ReturnType<typeof searchPassages>;
+      neighbours: ReturnType<typeof neighboursOf>;
+    };
 
 /** Text kept per worker: about five 10 MB files; the least recently asked go first. */
 const MAX_CHARS = 64 * 1024 * 1024;

@@ -41,12 +41,22 @@ describe('language-aware terms', () => {
 
   it('ranks the passage that answers a Thai question first, with inflected words in Russian', () => {
     const th = buildPassageIndex([
-      { kind: 'paragraph', label: 'Text', text: 'วันนี้อากาศดีมาก\n\nงบประมาณของประภาคารเพิ่มขึ้นร้อยละสิบ\n\nแมวกินปลา' },
+      {
+        kind: 'paragraph',
+        label: 'Text',
+        text: 'วันนี้อากาศดีมาก\n\nงบประมาณของประภาคารเพิ่มขึ้นร้อยละสิบ\n\nแมวกินปลา',
+      },
     ]);
     expect(th.language).toBe('th');
     expect(searchPassages(th, 'งบประมาณประภาคารเพิ่มขึ้นเท่าไร', 3)[0]!.text).toContain('ประภาคาร');
     const ru = buildPassageIndex(
-      [{ kind: 'paragraph', label: 'Text', text: 'Кошка спала весь день.\n\nБюджет маяков вырос на десять процентов.' }],
+      [
+        {
+          kind: 'paragraph',
+          label: 'Text',
+          text: 'Кошка спала весь день.\n\nБюджет маяков вырос на десять процентов.',
+        },
+      ],
       'ru',
     );
     expect(searchPassages(ru, 'Насколько вырос бюджет маяка?', 2)[0]!.text).toContain('маяков');
