@@ -4,6 +4,7 @@ import type { Dialect } from './database';
 import * as initial from './migrations/001-initial';
 import * as accounts from './migrations/002-accounts';
 import * as jobs from './migrations/010-jobs';
+import * as englishDialect from './migrations/020-english-dialect';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -14,6 +15,7 @@ const migrations: Record<string, DialectMigration> = {
   '001-initial': initial,
   '002-accounts': accounts,
   '010-jobs': jobs,
+  '020-english-dialect': englishDialect,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists
