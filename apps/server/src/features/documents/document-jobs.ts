@@ -4,6 +4,7 @@ import type { SummaryMode, TranslationLanguage } from '@inkwell/contract';
 import type { LanguageModel } from '../ai/language-model';
 import { findOwnedFile, type FilesDeps } from '../files/files.service';
 import type { JobContext } from '../jobs/job-kinds';
+import { englishDialectOf } from '../users/users.service';
 import type { Jobs } from '../jobs/jobs.service';
 import { askDocument } from './ask.service';
 import { readDocument, type DocumentSource } from './document-input';
@@ -97,7 +98,8 @@ export function registerDocumentJobs(
   });
   jobs.register<DocumentJobInput>('proofread', async (ctx) => {
     const doc = await read(ctx);
-    return proofread(deps(ctx), doc.text, ctx.input.fields.text);
+    const dialect = await englishDialectOf(files.db, ctx.userId!);
+    return proofread(deps(ctx), doc.text, ctx.input.fields.text, dialect);
   });
   jobs.register<DocumentJobInput>('sentiment', async (ctx) =>
     analyzeSentiment(deps(ctx), await read(ctx)),
