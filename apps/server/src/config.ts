@@ -135,7 +135,9 @@ const envSchema = z.object({
   /** Most tokens of a document the model reads for a summary (mode=bounded); see extractive/. */
   SUMMARY_MAX_TOKENS: z.coerce.number().int().min(500).default(DEFAULT_SUMMARY_MAX_TOKENS),
   /** Most passage tokens a question's prompt gets; unset: a quarter of the model's context. */
-  ASK_MAX_PASSAGE_TOKENS: z.coerce.number().int().min(64).optional(),
+  ASK_MAX_PASSAGE_TOKENS: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(64).optional(),
+  ),
   // Embedded model tuning: CPU unless a GPU type is named; parallel sequences; tokens per sequence.
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
   /** `auto`: as many as the memory the model leaves allows (features/ai/sequence-sizing.ts). */

@@ -36,6 +36,11 @@ describe('AI_CONTEXT_TOKENS', () => {
     const base = { DATA_DIR: '/tmp/inkwell-cfg-test', JWT_SECRET: 'x'.repeat(64) };
     expect(loadConfig(base).AI_CONTEXT_TOKENS).toBe(8192);
     expect(() => loadConfig({ ...base, AI_CONTEXT_TOKENS: 'big' })).toThrow(/AI_CONTEXT_TOKENS/);
+    // ASK_MAX_PASSAGE_TOKENS: unset (or empty, as in .env.example) means a quarter of the context.
+    expect(
+      loadConfig({ ...base, ASK_MAX_PASSAGE_TOKENS: '' }).ASK_MAX_PASSAGE_TOKENS,
+    ).toBeUndefined();
+    expect(loadConfig({ ...base, ASK_MAX_PASSAGE_TOKENS: '900' }).ASK_MAX_PASSAGE_TOKENS).toBe(900);
     expect(server.app.ai.contextTokens()).toBe(CONTEXT);
   });
 
