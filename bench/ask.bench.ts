@@ -14,10 +14,7 @@ import { OpenAIModel } from '../apps/server/src/features/ai/openai-model';
 import { estimateTokens } from '../apps/server/src/features/ai/token-estimate';
 import { askDocument } from '../apps/server/src/features/documents/ask.service';
 import type { TextUnit } from '../apps/server/src/features/documents/reader';
-import {
-  closePassagePool,
-  unitsSource,
-} from '../apps/server/src/features/documents/retrieval/passage-pool';
+import { closePassagePool } from '../apps/server/src/features/documents/retrieval/passage-pool';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { machineLine, result } from './lib/machine';
 import { hasXquad, loadXquad, XQUAD_LANGUAGES } from './lib/xquad';

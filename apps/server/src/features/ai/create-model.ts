@@ -15,7 +15,11 @@ export async function createLanguageModel(
 ): Promise<{ model: LanguageModel; capacity: number }> {
   if (config.AI_BASE_URL) {
     log.info(
-      { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL, contextTokens: config.AI_CONTEXT_TOKENS },
+      {
+        baseUrl: config.AI_BASE_URL,
+        model: config.AI_MODEL,
+        contextTokens: config.AI_CONTEXT_TOKENS,
+      },
       'AI: using an OpenAI-compatible server',
     );
     const model = new OpenAIModel({

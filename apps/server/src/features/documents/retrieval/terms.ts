@@ -52,7 +52,7 @@ export function analyze(text: string, rules: LanguageRules = languageRules(undef
 }
 
 function addWord(word: string, rules: LanguageRules, out: string[]): void {
-  const ascii = /^[\x00-\x7f]*$/.test(word);
+  const ascii = !/[^ -~]/.test(word);
   const folded = rules.foldDiacritics && !ascii ? foldDiacritics(word) : word;
   if (rules.stopwords.has(word) || rules.stopwords.has(folded)) return;
   if (CJK.test(word)) return pushPairs(word, out);
