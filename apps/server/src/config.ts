@@ -120,6 +120,8 @@ const envSchema = z.object({
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** An embeddings model on the AI_BASE_URL server: questions rank passages by BM25 and vectors. */
+  AI_EMBEDDINGS_MODEL: optionalString,
   /** The OpenAI-compatible model's context window in tokens; every action budgets with it. */
   AI_CONTEXT_TOKENS: z.coerce.number().int().min(512).default(8192),
   /** Calls sent to the OpenAI-compatible server at once; the rest wait in our own queue. */

@@ -11,7 +11,12 @@ import {
 import type { TextUnit } from './reader';
 import { choosePassages } from './retrieval/choose-passages';
 import type { Candidate } from './retrieval/passage-index';
-import { searchSource, unitsSource, type PassageSource } from './retrieval/passage-pool';
+import {
+  ensureVectors,
+  searchSource,
+  unitsSource,
+  type PassageSource,
+} from './retrieval/passage-pool';
 
 /**
  * Questions about a document: its passages are ranked against the question with BM25 in the
@@ -57,7 +62,7 @@ export async function askDocument(
   if (budget < 64) throw new Error('The model context is too small to answer questions');
   const source = Array.isArray(document) ? unitsSource(document) : document;
   deps.progress?.stage('finding passages');
-  const found = await searchSource(source, question, CANDIDATES);
+  const found = await hybridSearch(deps, source, question);
   const count = (t: string) => deps.ai.countTokens(t);
   const chosen = choosePassages(found.ranked, found.neighbours, budget, count);
   const context = chosen.map((c) => `[${c.ref}]\n${c.text}`).join('\n\n');
@@ -70,6 +75,26 @@ export async function askDocument(
   );
   const refs = chosen.map((c: Candidate) => c.ref);
   return { response: withSources(answer, refs), refs };
+}
+
+/**
+ * BM25 alone, or, with an embeddings model (AI_EMBEDDINGS_MODEL), BM25 and vector similarity
+ * fused by reciprocal rank (retrieval/rank-fusion.ts). The file's vectors are computed on its
+ * first question and kept with its index. When the embeddings model fails, BM25 answers alone.
+ */
+async function hybridSearch(deps: AiDeps, source: PassageSource, question: string) {
+  const bm25 = await searchSource(source, question, CANDIDATES);
+  const embedder = deps.embeddings;
+  if (!embedder) return bm25;
+  try {
+    await ensureVectors(source, embedder, deps.progress, deps.signal);
+    const [vector] = await embedder.embed([question], deps.signal);
+    if (!vector) return bm25;
+    return await searchSource(source, question, CANDIDATES, { model: embedder.model, vector });
+  } catch (err) {
+    if (deps.signal?.aborted) throw err;
+    return bm25;
+  }
 }
 
 /** The answer always names its sources: appended when the model cited none of them. */

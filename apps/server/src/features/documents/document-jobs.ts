@@ -11,6 +11,7 @@ import { readDocument, type DocumentSource } from './document-input';
 import type { AiDeps } from './model-calls';
 import { proofread } from './proofread.service';
 import type { TextUnit } from './reader';
+import type { Embedder } from './retrieval/embeddings';
 import { storedFileKey, type PassageSource } from './retrieval/passage-pool';
 import { analyzeSentiment } from './sentiment.service';
 import { summarizeDocument } from './summarize.service';
@@ -44,7 +45,7 @@ export function registerDocumentJobs(
   jobs: Jobs,
   files: FilesDeps,
   ai: LanguageModel,
-  settings: { summaryMaxTokens: number; askMaxPassageTokens?: number },
+  settings: { summaryMaxTokens: number; askMaxPassageTokens?: number; embeddings?: Embedder },
 ) {
   const deps = (ctx: JobContext): AiDeps => ({
     ai,
@@ -53,6 +54,7 @@ export function registerDocumentJobs(
     signal: ctx.signal,
     parts: ctx.parts,
     maxPassageTokens: settings.askMaxPassageTokens,
+    embeddings: settings.embeddings,
   });
   const read = async (ctx: JobContext<DocumentJobInput>) => {
     ctx.progress.stage('reading');

@@ -23,6 +23,7 @@ import type { FilesDeps } from '../files/files.service';
 import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { answerJob } from '../jobs/job-stream';
 import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
+import { embedderFromConfig } from './retrieval/embeddings';
 import { registerDocumentJobs, storedSource, type DocumentJobInput } from './document-jobs';
 import { exportText } from './export.service';
 import { requireModel } from './model-calls';
@@ -62,6 +63,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   registerDocumentJobs(app.jobs, files, app.ai, {
     summaryMaxTokens: app.config.SUMMARY_MAX_TOKENS,
     askMaxPassageTokens: app.config.ASK_MAX_PASSAGE_TOKENS,
+    embeddings: embedderFromConfig(app.config),
   });
 
   /**
