@@ -32,7 +32,8 @@ describe('the English of a text', () => {
   });
 });
 
-describe('proofreading in the writer’s English', () => {
+// Harper starts in a worker (compiling its WebAssembly, ~2 s idle, far more on a loaded machine).
+describe('proofreading in the writer’s English', { timeout: 180_000 }, () => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
