@@ -120,6 +120,10 @@ const envSchema = z.object({
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** An embeddings model on the AI_BASE_URL server: questions rank passages by BM25 and vectors. */
+  AI_EMBEDDINGS_MODEL: optionalString,
+  /** The OpenAI-compatible model's context window in tokens; every action budgets with it. */
+  AI_CONTEXT_TOKENS: z.coerce.number().int().min(512).default(8192),
   /** Calls sent to the OpenAI-compatible server at once; the rest wait in our own queue. */
   AI_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
   /** Interactive calls may interrupt batch calls when every slot is busy. */
@@ -137,6 +141,10 @@ const envSchema = z.object({
   PROMPT_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_PROMPT_LIMIT),
   /** Most tokens of a document the model reads for a summary (mode=bounded); see extractive/. */
   SUMMARY_MAX_TOKENS: z.coerce.number().int().min(500).default(DEFAULT_SUMMARY_MAX_TOKENS),
+  /** Most passage tokens a question's prompt gets; unset: a quarter of the model's context. */
+  ASK_MAX_PASSAGE_TOKENS: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(64).optional(),
+  ),
   // Embedded model tuning: CPU unless a GPU type is named; parallel sequences; tokens per sequence.
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
   /** `auto`: as many as the memory the model leaves allows (features/ai/sequence-sizing.ts). */

@@ -37,6 +37,8 @@ export interface FailureMode {
 
 export interface OpenAITestServerOptions extends FailureMode {
   reply?: ReplyFn;
+  /** Serves POST /v1/embeddings with this text → vector (the OpenAI Embeddings protocol). */
+  embed?: (text: string) => number[];
   /** Required `Authorization: Bearer <apiKey>` when set. */
   apiKey?: string;
 }
@@ -46,6 +48,8 @@ export interface OpenAITestServer {
   url: string;
   /** Every request body received, in order. */
   requests: OpenAIRequestBody[];
+  /** Every POST /v1/embeddings body received, in order. */
+  embeddingRequests: { model?: string; input: string | string[] }[];
   /** Headers of every request, in the same order. */
   headers: IncomingMessage['headers'][];
   setReply(reply: ReplyFn): void;
@@ -88,12 +92,29 @@ export async function startOpenAITestServer(
   let abortedCount = 0;
   let seq = 0;
 
+  const embeddingRequests: OpenAITestServer['embeddingRequests'] = [];
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // The model list: what the product's health check and model lookup ask for.
     if (req.method === 'GET' && req.url?.endsWith('/v1/models')) {
       return sendJson(res, 200, {
         object: 'list',
         data: [{ id: 'test-model', object: 'model', owned_by: 'test' }],
+      });
+    }
+    if (req.method === 'POST' && opts.embed && req.url?.endsWith('/v1/embeddings')) {
+      const body = JSON.parse(await readBody(req)) as OpenAITestServer['embeddingRequests'][number];
+      embeddingRequests.push(body);
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      return sendJson(res, 200, {
+        object: 'list',
+        data: inputs.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: opts.embed!(text),
+        })),
+        model: body.model ?? 'test-embeddings',
+        usage: { prompt_tokens: 0, total_tokens: 0 },
       });
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/v1/chat/completions')) {
@@ -183,6 +204,7 @@ export async function startOpenAITestServer(
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     headers,
     setReply(r) {
       reply = r;

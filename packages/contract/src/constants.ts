@@ -51,6 +51,20 @@ export const TRANSLATION_LANGUAGES = [
 ] as const;
 export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
 
+/**
+ * The English proofreading checks a user's texts against (a user setting): `auto` reads it from
+ * each text's spellings (colour/color, organise/organize, centre/center, ...).
+ */
+export const ENGLISH_DIALECTS = [
+  'auto',
+  'american',
+  'british',
+  'australian',
+  'canadian',
+  'indian',
+] as const;
+export type EnglishDialect = (typeof ENGLISH_DIALECTS)[number];
+
 export const DOWNLOAD_FORMATS = ['txt', 'pdf', 'docx'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 

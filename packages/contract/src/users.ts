@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { USER_ROLES } from './admin';
 import { emailSchema, passwordSchema } from './auth';
+import { ENGLISH_DIALECTS } from './constants';
 
 export const userResponseSchema = z.object({
   first_name: z.string(),
@@ -9,19 +10,26 @@ export const userResponseSchema = z.object({
   created_at: z.string(),
   /** `operator` opens the Admin page (the server decides on every admin call). */
   role: z.enum(USER_ROLES),
+  /** The English proofreading checks against (`auto`: detected per text). */
+  english_dialect: z.enum(ENGLISH_DIALECTS),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
 const nameField = z.string().trim().max(100, 'Name must be at most 100 characters');
 
 /**
- * PUT /api/user takes exactly one field. An email change also carries the current password (the
+ * PUT /api/user takes exactly one field (`english_dialect` is the proofreading setting). An email change also carries the current password (the
  * server refuses it without): a stolen access token alone must not be able to move the account
  * to another mailbox and then reset its password there.
  */
 export const updateUserRequestSchema = z.union([
   z.strictObject({ first_name: nameField }),
   z.strictObject({ last_name: nameField }),
+  z.strictObject({
+    english_dialect: z.enum(ENGLISH_DIALECTS, {
+      error: `english_dialect must be one of: ${ENGLISH_DIALECTS.join(', ')}`,
+    }),
+  }),
   z.strictObject({ email: emailSchema, current_password: z.string().max(128).optional() }),
 ]);
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;

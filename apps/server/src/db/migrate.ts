@@ -8,6 +8,7 @@ import * as jobOwners from './migrations/011-job-owners';
 import * as aiSlots from './migrations/012-ai-slots';
 import * as chatReplies from './migrations/013-chat-replies';
 import * as noGrantedRoles from './migrations/014-no-granted-roles';
+import * as englishDialect from './migrations/020-english-dialect';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -22,6 +23,7 @@ const migrations: Record<string, DialectMigration> = {
   '012-ai-slots': aiSlots,
   '013-chat-replies': chatReplies,
   '014-no-granted-roles': noGrantedRoles,
+  '020-english-dialect': englishDialect,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists

@@ -17,6 +17,8 @@ export interface UsersTable {
    * counts only while ADMIN_EMAILS is unset (lib/roles.ts).
    */
   role: ColumnType<string, string | undefined, string>;
+  /** ENGLISH_DIALECTS of the contract: the English proofreading checks against. */
+  english_dialect: ColumnType<string, string | undefined, string>;
   /** Set while an operator has disabled the account: no sign-in, no token works. */
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** Last sign-in or token refresh. */

@@ -131,6 +131,7 @@ describe('top bar', () => {
             email: 'a@b.c',
             created_at: '2024-01-01',
             role: 'user',
+            english_dialect: 'auto',
           })
         : undefined,
     );
@@ -158,6 +159,7 @@ describe('top bar', () => {
             email: 'a@b.c',
             created_at: '2024-01-01',
             role,
+            english_dialect: 'auto',
           })
         : undefined;
     const member = setup('/faq', profile('user'));

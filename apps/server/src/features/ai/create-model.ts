@@ -15,7 +15,11 @@ export async function createLanguageModel(
 ): Promise<{ model: LanguageModel; capacity: number }> {
   if (config.AI_BASE_URL) {
     log.info(
-      { baseUrl: config.AI_BASE_URL, model: config.AI_MODEL },
+      {
+        baseUrl: config.AI_BASE_URL,
+        model: config.AI_MODEL,
+        contextTokens: config.AI_CONTEXT_TOKENS,
+      },
       'AI: using an OpenAI-compatible server',
     );
     const model = new OpenAIModel({
@@ -30,6 +34,7 @@ export async function createLanguageModel(
           : log.error(
               `AI: the model server is unreachable: ${reason}; checking again with backoff`,
             ),
+      contextTokens: config.AI_CONTEXT_TOKENS,
     });
     model.start();
     return { model, capacity: config.AI_PARALLEL };

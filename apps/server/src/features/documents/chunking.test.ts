@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../ai/token-estimate';
 import { withSources } from './ask.service';
-import { bm25Rank, tokenize } from './bm25';
 import { chunkDocument, compactRef, splitOversized } from './chunking';
 import { pickTextColumn } from './text-column';
 
@@ -51,22 +50,7 @@ describe('chunking', () => {
   });
 });
 
-describe('BM25', () => {
-  it('ranks the passage that answers the question first', () => {
-    const passages = [
-      'The keeper fed the cat every morning.',
-      'Budget figures for the lighthouse rose by ten percent in spring.',
-      'Weather was calm; the tide was low.',
-    ];
-    expect(bm25Rank(passages, 'How much did the lighthouse budget rise?')[0]!.index).toBe(1);
-  });
-
-  it('matches Chinese text without spaces by character pairs', () => {
-    expect(tokenize('灯塔预算')).toEqual(['灯塔', '塔预', '预算']);
-    const ranked = bm25Rank(['今天天气很好。', '灯塔的预算增加了。'], '预算');
-    expect(ranked[0]!.index).toBe(1);
-  });
-
+describe('answer sources', () => {
   it('always names the sources of an answer', () => {
     expect(withSources('Yes.', ['Page 2', 'Page 5'])).toBe('Yes.\n\nSources: Page 2; Page 5');
     expect(withSources('Yes [Page 2].', ['Page 2'])).toBe('Yes [Page 2].');

@@ -2,13 +2,17 @@ import { buffer } from 'node:stream/consumers';
 import type { FileExtension } from '@inkwell/contract';
 import type { SummaryMode, TranslationLanguage } from '@inkwell/contract';
 import type { LanguageModel } from '../ai/language-model';
-import type { FilesDeps } from '../files/files.service';
+import { findOwnedFile, type FilesDeps } from '../files/files.service';
 import type { JobContext } from '../jobs/job-kinds';
+import { englishDialectOf } from '../users/users.service';
 import type { Jobs } from '../jobs/jobs.service';
 import { askDocument } from './ask.service';
 import { readDocument, type DocumentSource } from './document-input';
 import type { AiDeps } from './model-calls';
 import { proofread } from './proofread.service';
+import type { TextUnit } from './reader';
+import type { Embedder } from './retrieval/embeddings';
+import { storedFileKey, type PassageSource } from './retrieval/passage-pool';
 import { analyzeSentiment } from './sentiment.service';
 import { summarizeDocument } from './summarize.service';
 import { translateDocument } from './translate.service';
@@ -41,7 +45,7 @@ export function registerDocumentJobs(
   jobs: Jobs,
   files: FilesDeps,
   ai: LanguageModel,
-  settings: { summaryMaxTokens: number },
+  settings: { summaryMaxTokens: number; askMaxPassageTokens?: number; embeddings?: Embedder },
 ) {
   const deps = (ctx: JobContext): AiDeps => ({
     ai,
@@ -49,6 +53,8 @@ export function registerDocumentJobs(
     progress: ctx.progress,
     signal: ctx.signal,
     parts: ctx.parts,
+    maxPassageTokens: settings.askMaxPassageTokens,
+    embeddings: settings.embeddings,
   });
   const read = async (ctx: JobContext<DocumentJobInput>) => {
     ctx.progress.stage('reading');
@@ -76,8 +82,15 @@ export function registerDocumentJobs(
     return { summary: doc.truncated ? `${summary}\n\n${TRUNCATED_NOTE}` : summary };
   });
   jobs.register<DocumentJobInput>('ask', async (ctx) => {
-    const doc = await read(ctx);
-    const { response } = await askDocument(deps(ctx), doc.units, ctx.input.fields.text ?? '');
+    const s = ctx.input.source;
+    // A stored file's passage index is kept (retrieval/passage-pool.ts): its text is read only
+    // when the index is not there yet. Whose file it is is checked every time.
+    if (s.kind === 'stored') await findOwnedFile(files, ctx.userId!, s.fileId);
+    const document: PassageSource | TextUnit[] =
+      s.kind === 'stored'
+        ? { key: storedFileKey(s.fileId), load: async () => (await read(ctx)).units }
+        : (await read(ctx)).units;
+    const { response } = await askDocument(deps(ctx), document, ctx.input.fields.text ?? '');
     return { response };
   });
   jobs.register<DocumentJobInput>('translate', async (ctx) => {
@@ -87,7 +100,8 @@ export function registerDocumentJobs(
   });
   jobs.register<DocumentJobInput>('proofread', async (ctx) => {
     const doc = await read(ctx);
-    return proofread(deps(ctx), doc.text, ctx.input.fields.text);
+    const dialect = await englishDialectOf(files.db, ctx.userId!);
+    return proofread(deps(ctx), doc.text, ctx.input.fields.text, dialect);
   });
   jobs.register<DocumentJobInput>('sentiment', async (ctx) =>
     analyzeSentiment(deps(ctx), await read(ctx)),

@@ -9,6 +9,7 @@ import {
   type LanguageModel,
 } from '../ai/language-model';
 import type { WorkProgress } from '../ai/work-progress';
+import type { Embedder } from './retrieval/embeddings';
 
 /**
  * What the document services need from the AI engine. `contextTokens` overrides the model's
@@ -36,6 +37,10 @@ export interface AiDeps {
     get(key: string): Promise<string | undefined>;
     put(key: string, output: string): Promise<void>;
   };
+  /** AI_EMBEDDINGS_MODEL: passages are ranked by BM25 and vectors together. */
+  embeddings?: Embedder;
+  /** ASK_MAX_PASSAGE_TOKENS: the most passage text one question's prompt gets. */
+  maxPassageTokens?: number;
   /** Called after every model call, for the bench and tests. */
   onCall?: (call: { promptTokens: number; maxTokens: number }) => void;
 }

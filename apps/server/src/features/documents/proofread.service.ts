@@ -1,7 +1,6 @@
-import type { ProofreadIssue, ProofreadResponse } from '@inkwell/contract';
+import type { EnglishDialect, ProofreadIssue, ProofreadResponse } from '@inkwell/contract';
 import type { ChatTurn } from '../ai/language-model';
 import { splitOversized } from './chunking';
-import { lintText } from './harper';
 import {
   clamp,
   completeIfAvailable,
@@ -11,12 +10,16 @@ import {
   promptTokens,
   type AiDeps,
 } from './model-calls';
+import { dialectFor } from './proofread/english-dialect';
+import { lintInWorker } from './proofread/harper-pool';
 
 /**
  * Proofreading: Harper finds the issues (offline, deterministic), its first suggestions give the
  * corrected text, and the model, when there is one, only writes `response`: a short explanation
  * of the main problems, or what the user asked for in `text` (e.g. "make it more formal").
- * Long documents are checked up to PROOFREAD_MAX_CHARS (Harper takes ~2 s per 100 000 characters).
+ * Long documents are checked up to PROOFREAD_MAX_CHARS (Harper takes ~2 s per 100 000 characters,
+ * in a worker thread). The English checked against is the user's setting, or the text's own
+ * (proofread/english-dialect.ts): a British text gets no American corrections.
  */
 export const PROOFREAD_MAX_CHARS = 100_000;
 const MAX_ISSUES = 2000;
@@ -28,11 +31,12 @@ export async function proofread(
   deps: AiDeps,
   documentText: string,
   instruction?: string,
+  dialect?: EnglishDialect,
 ): Promise<ProofreadResponse> {
   const truncated = documentText.length > PROOFREAD_MAX_CHARS;
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
   deps.progress?.stage('checking', modelAvailable(deps.ai) ? 1 : 0);
-  const findings = await lintText(text);
+  const findings = await lintInWorker(text, dialectFor(dialect, text));
   const issues: ProofreadIssue[] = findings.slice(0, MAX_ISSUES).map((f) => ({
     message: f.message,
     offset: f.start,

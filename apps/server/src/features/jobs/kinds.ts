@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAnalysisJobs } from '../analysis/analysis.job';
 import { registerSiteJob } from '../analysis/site/site-analysis.job';
 import { registerDocumentJobs } from '../documents/documents.job';
+import { embedderFromConfig } from '../documents/retrieval/embeddings';
 
 /**
  * Every kind of job, in one place: each feature's `<name>.job.ts`. An app server (app.ts) and the
@@ -12,7 +13,11 @@ export function registerJobKinds(app: FastifyInstance) {
   const { config } = app;
   const files = { db: app.db, dialect: app.dialect, storage: app.storage };
   // documents.job.ts: summarize, translate, proofread, sentiment, ask.
-  registerDocumentJobs(app.jobs, files, app.ai, { summaryMaxTokens: config.SUMMARY_MAX_TOKENS });
+  registerDocumentJobs(app.jobs, files, app.ai, {
+    summaryMaxTokens: config.SUMMARY_MAX_TOKENS,
+    askMaxPassageTokens: config.ASK_MAX_PASSAGE_TOKENS,
+    embeddings: embedderFromConfig(config),
+  });
   const analysis = {
     ai: app.ai,
     allowHosts: config.FETCH_ALLOW_HOSTS,

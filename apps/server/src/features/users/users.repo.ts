@@ -11,7 +11,7 @@ export const usersRepo = {
   update: (
     db: Db,
     id: number,
-    patch: { first_name?: string; last_name?: string; email?: string },
+    patch: { first_name?: string; last_name?: string; email?: string; english_dialect?: string },
   ) => db.updateTable('users').set(patch).where('id', '=', id).execute(),
 
   listFiles: (db: Db, userId: number) =>

@@ -1,5 +1,10 @@
 import { deleteJobObjectsOf } from '../jobs/job-objects';
-import type { UpdateUserRequest, UserResponse } from '@inkwell/contract';
+import {
+  ENGLISH_DIALECTS,
+  type EnglishDialect,
+  type UpdateUserRequest,
+  type UserResponse,
+} from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
@@ -19,7 +24,14 @@ export interface UsersDeps {
 }
 
 const present = (
-  u: { first_name: string; last_name: string; email: string; created_at: string; role: string },
+  u: {
+    first_name: string;
+    last_name: string;
+    email: string;
+    created_at: string;
+    role: string;
+    english_dialect: string;
+  },
   adminEmails: readonly string[],
 ): UserResponse => ({
   first_name: u.first_name,
@@ -27,7 +39,16 @@ const present = (
   email: u.email,
   created_at: u.created_at,
   role: effectiveRole(u, adminEmails),
+  english_dialect: asDialect(u.english_dialect),
 });
+
+const asDialect = (v: string | undefined): EnglishDialect =>
+  ENGLISH_DIALECTS.find((d) => d === v) ?? 'auto';
+
+/** The English a user's texts are proofread in (their account setting). */
+export async function englishDialectOf(db: Db, userId: number): Promise<EnglishDialect> {
+  return asDialect((await usersRepo.findById(db, userId))?.english_dialect);
+}
 
 export async function getUser(deps: UsersDeps, userId: number): Promise<UserResponse> {
   const user = await usersRepo.findById(deps.db, userId);
@@ -44,7 +65,11 @@ export async function updateUser(
   session: { userId: number; sessionId: string },
   patch: UpdateUserRequest,
 ) {
-  let change: { first_name: string } | { last_name: string } | { email: string } = patch;
+  let change:
+    | { first_name: string }
+    | { last_name: string }
+    | { email: string }
+    | { english_dialect: string } = patch;
   if ('email' in patch) {
     if (!patch.current_password) {
       throw badRequest('current_password: Current password is required to change the email');

@@ -30,7 +30,18 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
       email: user.email,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       role: 'user',
+      english_dialect: 'auto',
     });
+    // The English proofreading checks against: kept; an unknown one refused, changing nothing.
+    const ok = await put({ english_dialect: 'british' }, user.token);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ english_dialect: 'british' });
+    const me = await server.request('/api/user', { token: user.token });
+    expect(await me.json()).toMatchObject({ english_dialect: 'british' });
+    const bad = await put({ english_dialect: 'martian' }, user.token);
+    expect(bad.status).toBe(400);
+    const still = await server.request('/api/user', { token: user.token });
+    expect(await still.json()).toMatchObject({ english_dialect: 'british' });
   });
 
   it('updates exactly one field at a time', async () => {

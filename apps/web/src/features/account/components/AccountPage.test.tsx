@@ -18,6 +18,7 @@ const USER = {
   email: 'ada@example.com',
   created_at: '2024-03-05T10:00:00.000Z',
   role: 'user',
+  english_dialect: 'auto',
 };
 
 function setup(handler: MockHandler = () => undefined) {
@@ -202,5 +203,28 @@ describe('AccountPage password and data', () => {
     await user.click(dialog.getByRole('button', { name: 'Delete account' }));
     await waitFor(() => expect(toRegister).toHaveBeenCalledTimes(1));
     expect(localStorage.length).toBe(0);
+  });
+});
+
+describe('AccountPage proofreading', () => {
+  it('saves the English proofreading checks against as soon as it is chosen', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.method === 'PUT'
+        ? json(200, {
+            ...USER,
+            english_dialect: 'british',
+            message: 'Profile updated successfully',
+          })
+        : undefined,
+    );
+    const section = within(await screen.findByRole('region', { name: 'Proofreading' }));
+    const select = section.getByRole('combobox', { name: 'English for proofreading' });
+    expect(select).toHaveTextContent('Detect from each text');
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'British English' }));
+    expect(await screen.findByText('Profile updated successfully')).toBeInTheDocument();
+    const put = callsTo(fetchMock, 'user').find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ english_dialect: 'british' });
+    await waitFor(() => expect(select).toHaveTextContent('British English'));
   });
 });

@@ -10,6 +10,7 @@ import { ChangePasswordForm } from './ChangePasswordForm';
 import { DataSection } from './DataSection';
 import { DeleteAccountSection } from './DeleteAccountSection';
 import { ProfileSection } from './ProfileSection';
+import { ProofreadingSection } from './ProofreadingSection';
 
 export function formatCreatedAt(iso: string): string {
   const d = new Date(iso);
@@ -34,6 +35,9 @@ export function AccountPage() {
           </Typography>
           <PageSection title="Profile">
             <ProfileSection user={user} onSaved={success} />
+          </PageSection>
+          <PageSection title="Proofreading">
+            <ProofreadingSection user={user} onSaved={success} />
           </PageSection>
           <PageSection title="Change password">
             <ChangePasswordForm onChanged={success} />

@@ -1,13 +1,15 @@
 import type { Linter } from 'harper.js';
+import type { Dialect } from './english-dialect';
 
 /**
- * The Harper grammar checker (offline, WebAssembly). Starting it compiles the binary and loads
- * its dictionary, about 2 s, so it is started once, on first use, and shared by every request.
- * A failed start is forgotten so the next request tries again.
+ * The Harper grammar checker (offline, WebAssembly), run inside a proofreading worker
+ * (harper-pool.ts). Starting it compiles the binary and loads its dictionary, about 2 s, so it
+ * is started once per worker, on first use. A failed start is forgotten so the next call tries
+ * again.
  */
 let linter: Promise<Linter> | undefined;
 
-export function getLinter(): Promise<Linter> {
+function getLinter(): Promise<Linter> {
   linter ??= (async () => {
     const { LocalLinter } = await import('harper.js');
     const { binary } = await import('harper.js/binary');
@@ -30,9 +32,19 @@ export interface HarperFinding {
   suggestions: string[];
 }
 
-/** Harper's findings for a text; spans are UTF-16 offsets, as harper.js reports them. */
-export async function lintText(text: string): Promise<HarperFinding[]> {
+/** harper.js's Dialect enum (American 0, British 1, Australian 2, Canadian 3, Indian 4). */
+const HARPER_DIALECT: Record<Dialect, number> = {
+  american: 0,
+  british: 1,
+  australian: 2,
+  canadian: 3,
+  indian: 4,
+};
+
+/** Harper's findings for a text in a dialect; spans are UTF-16 offsets, as harper.js reports them. */
+export async function lintText(text: string, dialect: Dialect): Promise<HarperFinding[]> {
   const l = await getLinter();
+  await l.setDialect(HARPER_DIALECT[dialect]);
   const lints = await l.lint(text);
   return lints.map((lint) => {
     const span = lint.span();

@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../ai/token-estimate';
+import { defaultPassageTokens } from '../ask.service';
+import type { TextUnit } from '../reader';
+import { choosePassages, RELATIVE_FLOOR } from './choose-passages';
+import type { Candidate } from './passage-index';
+import { closePassagePool, searchSource, storedFileKey } from './passage-pool';
+
+afterAll(() => closePassagePool());
+
+const cand = (
+  index: number,
+  score: number,
+  text = `passage ${index} `.repeat(20),
+  ref = `Page ${index}`,
+): Candidate => ({
+  index,
+  score,
+  text,
+  ref,
+  tokens: estimateTokens(text),
+});
+
+describe('prompt sizing', () => {
+  it('takes the best passages while they score near the best, in document order', () => {
+    const ranked = [
+      cand(7, 10),
+      cand(2, 8),
+      cand(9, 4),
+      cand(4, 10 * RELATIVE_FLOOR - 0.1),
+      cand(1, 0.5),
+    ];
+    const chosen = choosePassages(ranked, [], 10_000, estimateTokens);
+    expect(chosen.map((c) => c.index)).toEqual([2, 7, 9]);
+  });
+
+  it('never goes over the budget, counting with the given tokenizer', () => {
+    const ranked = [cand(1, 10), cand(2, 9), cand(3, 9), cand(4, 9)];
+    const cost = estimateTokens(ranked[0]!.text) + 8;
+    const chosen = choosePassages(ranked, [], cost * 2 + 1, estimateTokens);
+    expect(chosen.map((c) => c.index)).toEqual([1, 2]);
+  });
+
+  it('adds the text around the top passage with what is left, only from the same place', () => {
+    const ranked = [cand(5, 10, 'top '.repeat(30), 'Page 3')];
+    const neighbours = [
+      cand(4, 0, 'before '.repeat(30), 'Page 3'),
+      cand(6, 0, 'after '.repeat(30), 'Page 3'),
+    ];
+    expect(choosePassages(ranked, neighbours, 10_000, estimateTokens).map((c) => c.index)).toEqual([
+      4, 5, 6,
+    ]);
+    const tight = estimateTokens(ranked[0]!.text) + 8;
+    expect(choosePassages(ranked, neighbours, tight, estimateTokens).map((c) => c.index)).toEqual([
+      5,
+    ]);
+  });
+
+  it('gives a quarter of the context by default: small on the embedded engine, more on a server', () => {
+    expect(defaultPassageTokens(4096)).toBe(1024);
+    expect(defaultPassageTokens(8192)).toBe(2048);
+    expect(defaultPassageTokens(131072)).toBe(4096);
+    expect(defaultPassageTokens(1024)).toBe(512);
+  });
+});
+
+describe('the passage index of a file', () => {
+  const units: TextUnit[] = [
+    {
+      kind: 'paragraph',
+      label: 'Text',
+      text: 'The keeper fed the cat.\n\nThe lighthouse budget rose by twelve percent.\n\nThe tide was low.',
+    },
+  ];
+
+  it('is built once, in a worker, and found again by its key for the next question', async () => {
+    let loads = 0;
+    const source = { key: `test:${Math.random()}`, load: async () => (loads++, units) };
+    const first = await searchSource(source, 'How much did the lighthouse budget rise?', 5);
+    expect(first.ranked[0]!.text).toContain('twelve percent');
+    expect(first.language).toBe('en');
+    const second = await searchSource(source, 'What did the keeper feed?', 5);
+    expect(second.ranked[0]!.text).toContain('cat');
+    expect(loads).toBe(1);
+  });
+
+  it('goes with the cached text: a stored file’s key names the reader version', () => {
+    expect(storedFileKey(42)).toMatch(/^file:42:reader\d+$/);
+  });
+});
