@@ -31,7 +31,13 @@ FROM manifests AS server-deps
 RUN npm ci --omit=dev -w apps/server --no-audit --no-fund
 
 FROM ${NODE_IMAGE}
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+# Page analysis renders pages in Debian's Chromium (layout and contrast rules; without it, it falls
+# back to jsdom); the fonts draw Latin, Greek, Cyrillic, Arabic, Hebrew and CJK text in it and in
+# exported PDFs.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core fonts-noto-cjk \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 COPY package.json ./
 COPY --from=server-deps /app/node_modules node_modules
