@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -60,7 +60,7 @@ const inImage = (source: string) => {
  * can be fetched (minutes), so it is kept between runs, keyed by the worktree, the manifests and
  * the command: a change to any dependency list installs afresh.
  */
-function serverDeps(): string {
+async function serverDeps(): Promise<string> {
   const install = /^RUN (npm ci --omit=dev -w apps\/server[^&\n]*)/m.exec(
     stage('server-deps'),
   )?.[1];
@@ -81,12 +81,17 @@ function serverDeps(): string {
     cpSync(path.join(repoRoot, file), path.join(dir, file));
   }
   const [command, ...args] = `${install.trim()} --prefer-offline`.split(/\s+/);
-  const run = spawnSync(command!, args, {
+  // Not spawnSync: the test worker must keep answering its runner during the minutes it takes.
+  const child = spawn(command!, args, {
     cwd: dir,
-    encoding: 'utf8',
     env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (run.status !== 0) throw new Error(`npm ci failed:\n${run.stdout}\n${run.stderr}`);
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm ci failed (${code}):\n${output}`);
   writeFileSync(path.join(dir, '.installed'), install);
   return dir;
 }
@@ -141,7 +146,7 @@ describe('the server from a production install, as the image builds it', () => {
   let token = '';
 
   beforeAll(async () => {
-    finalImage(serverDeps(), app);
+    finalImage(await serverDeps(), app);
     ai = await startOpenAITestServer();
     pages = await startFixtureServer();
     // The image's CMD, from its WORKDIR.
@@ -173,7 +178,7 @@ describe('the server from a production install, as the image builds it', () => {
     });
     expect(registered.status).toBe(201);
     token = ((await registered.json()) as { access_token: string }).access_token;
-  }, 900_000);
+  }, 2_700_000); // npm ci compiles better-sqlite3 where no prebuilt binary can be fetched
 
   afterAll(async () => {
     if (server && server.exitCode === null) {
