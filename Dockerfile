@@ -28,13 +28,22 @@ COPY apps/web apps/web
 RUN npm run build -w apps/web
 
 FROM manifests AS server-deps
-RUN npm ci --omit=dev -w apps/server --no-audit --no-fund
+# npm nests a package under apps/server/node_modules where the workspace needs another version than
+# the hoisted one (saxes 6 beside exceljs's saxes 5): the final stage copies that folder too.
+RUN npm ci --omit=dev -w apps/server --no-audit --no-fund && mkdir -p apps/server/node_modules
 
 FROM ${NODE_IMAGE}
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+# Page analysis renders pages in Debian's Chromium (layout and contrast rules; without it, it falls
+# back to jsdom); the fonts draw Latin, Greek, Cyrillic, Arabic, Hebrew and CJK text in it and in
+# exported PDFs.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core fonts-noto-cjk \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 COPY package.json ./
 COPY --from=server-deps /app/node_modules node_modules
+COPY --from=server-deps /app/apps/server/node_modules apps/server/node_modules
 COPY packages/contract packages/contract
 COPY apps/server apps/server
 COPY --from=web /app/apps/web/dist apps/web/dist

@@ -1,6 +1,6 @@
 // The parts of autocannon's API the load bench uses (the package ships no types).
 declare module 'autocannon' {
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
@@ -8,18 +8,24 @@ declare module 'autocannon' {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- per-connection context of the caller's choosing
     setupRequest?: (req: Request, context: any) => Request;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
     requests?: Request[];
   }
-  interface Result {
+  export interface Result {
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
     errors: number;
     timeouts: number;
     non2xx: number;
   }
-  export default function autocannon(opts: Options): Promise<Result>;
+  /** With a callback: the running instance, which `stop()` ends early (the callback then gets the result). */
+  interface Instance {
+    stop(): void;
+  }
+  function autocannon(opts: Options): Promise<Result>;
+  function autocannon(opts: Options, done: (err: Error | null, result: Result) => void): Instance;
+  export default autocannon;
 }

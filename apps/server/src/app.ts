@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
@@ -17,8 +16,8 @@ import metricsPlugin from './plugins/metrics';
 import noStorePlugin from './plugins/no-store';
 import openapiPlugin from './plugins/openapi';
 import rateLimitPlugin from './plugins/rate-limit';
+import securityHeadersPlugin from './plugins/security-headers';
 import webPlugin from './plugins/web';
-import { contentSecurityPolicy } from './lib/csp';
 import { parseTrustProxy } from './lib/trust-proxy';
 import { loggerOptions } from './lib/logger';
 
@@ -95,10 +94,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(errorsPlugin);
   await app.register(noStorePlugin);
   await app.register(metricsPlugin);
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: contentSecurityPolicy(config) },
-    crossOriginEmbedderPolicy: false,
-  });
+  await app.register(securityHeadersPlugin);
   await app.register(multipart, {
     limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 },
   });

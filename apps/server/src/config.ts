@@ -5,11 +5,16 @@ import { z } from 'zod';
 import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
 import { findChromium } from './features/analysis/browser/find-chromium';
 import { traineddataFile } from './features/documents/reader/ocr-data';
+import { ConfigError, PROJECT_ROOT, readEnvironment } from './environment';
 import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
+
+export { ConfigError };
 
 /**
  * The one reading of the environment. Every setting of the product is here, validated once at
- * start-up; a wrong value stops the server with a message naming the setting.
+ * start-up; a wrong value stops the server with a message naming the setting. The server, the
+ * worker and the CLIs read it the same way: `.env` under the real environment (environment.ts),
+ * a relative DATA_DIR from the project root.
  */
 const optionalString = z
   .string()
@@ -210,7 +215,7 @@ export type Env = z.infer<typeof envSchema>;
 
 /** The validated settings, for tools that open the database but sign no tokens (`npm run alert`). */
 export interface Settings extends Env {
-  /** Absolute DATA_DIR. */
+  /** Absolute DATA_DIR (a relative one is relative to the project root, not to the cwd). */
   dataDir: string;
 }
 
@@ -218,15 +223,13 @@ export interface Config extends Omit<Settings, 'JWT_SECRET'> {
   JWT_SECRET: string;
 }
 
-export class ConfigError extends Error {}
-
 /**
  * The server's configuration: the settings and the key that signs access tokens. On PostgreSQL
  * JWT_SECRET must be set: a database that several app servers share means a token is checked by a
  * server other than the one that signed it, and a key generated per server (in its own DATA_DIR)
  * would answer 401 to every request that reaches another server.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = readEnvironment()): Config {
   const cfg = loadSettings(env);
   if (cfg.DATABASE_URL && !cfg.JWT_SECRET) {
     throw new ConfigError(
@@ -239,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Parses an environment; throws ConfigError listing every wrong setting. */
-export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+export function loadSettings(env: NodeJS.ProcessEnv = readEnvironment()): Settings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -259,7 +262,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       'Invalid configuration:\n  REGISTRATION_DOMAINS: required when REGISTRATION=domain',
     );
   }
-  const dataDir = path.resolve(cfg.DATA_DIR);
+  const dataDir = path.resolve(PROJECT_ROOT, cfg.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
     ...cfg,

@@ -1,5 +1,8 @@
 import { buildApp } from './app';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
+import { PROJECT_ROOT } from './environment';
 
 /** Starts the product: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main() {
@@ -13,6 +16,7 @@ async function main() {
     }
     throw err;
   }
+  warnOfOldDataDir(config.dataDir);
   const app = await buildApp(config);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -38,3 +42,20 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/**
+ * Before DATA_DIR was read from the project root, `npm start` (which runs in apps/server) kept a
+ * relative ./data there: point an operator who upgrades at it rather than starting empty.
+ */
+function warnOfOldDataDir(dataDir: string) {
+  const old = path.join(PROJECT_ROOT, 'apps/server/data');
+  if (
+    old !== dataDir &&
+    existsSync(path.join(old, 'inkwell.db')) &&
+    !existsSync(path.join(dataDir, 'inkwell.db'))
+  )
+    console.warn(
+      `\n  A database from an earlier version is in ${old}; this server uses ${dataDir}.` +
+        `\n  Stop the server and move it there (mv ${old}/* ${dataDir}/), or set DATA_DIR=${old}.\n`,
+    );
+}

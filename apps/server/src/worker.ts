@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { buildWorker } from './worker-app';
+import { readEnvironment } from './environment';
 
 /**
  * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
@@ -11,7 +12,7 @@ import { buildWorker } from './worker-app';
 async function main() {
   let config;
   try {
-    config = loadConfig({ ...process.env, JOB_WORKER: 'on' });
+    config = loadConfig({ ...readEnvironment(), JOB_WORKER: 'on' });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

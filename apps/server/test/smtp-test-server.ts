@@ -6,10 +6,16 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps every message it receives. */
-export async function startSmtpTestServer() {
+/**
+ * A real SMTP server on loopback that keeps every message it receives. With `hold`, it takes each
+ * message's data but does not acknowledge it (the sender's send stays pending) until `release()`.
+ */
+export async function startSmtpTestServer(opts: { hold?: boolean } = {}) {
   const mails: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
+  let held: (() => void)[] = [];
+  let releasing = !opts.hold;
+  const heldWaiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -18,6 +24,14 @@ export async function startSmtpTestServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (!releasing) {
+          held.push(() => acknowledge());
+          heldWaiters.splice(0).forEach((w) => w());
+          return;
+        }
+        acknowledge();
+      });
+      const acknowledge = () => {
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -25,7 +39,7 @@ export async function startSmtpTestServer() {
         });
         waiters.splice(0).forEach((w) => w());
         callback();
-      });
+      };
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,6 +58,18 @@ export async function startSmtpTestServer() {
         });
       }
       return mails[n - 1]!;
+    },
+    /** Resolves once a message is being held (its data received, not yet acknowledged). */
+    heldMail(): Promise<void> {
+      if (held.length > 0) return Promise.resolve();
+      return new Promise((resolve) => heldWaiters.push(resolve));
+    },
+    /** Acknowledges the held messages, and every later one at once. */
+    release() {
+      releasing = true;
+      const pending = held;
+      held = [];
+      pending.forEach((ack) => ack());
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -29,9 +29,23 @@ describe('who may read /metrics', () => {
     expect(await remote.json()).toEqual(refusal);
   });
 
-  it('ignores X-Forwarded-For when no proxy is trusted (the socket address counts)', async () => {
-    server = await startTestServer();
-    expect((await scrape(visitor)).status).toBe(200);
+  it('asks for the token from loopback once an untrusted proxy was seen forwarding', async () => {
+    const token = 'scrape-token-0123456789abcdef';
+    server = await startTestServer({ env: { METRICS_TOKEN: token } });
+    expect((await scrape()).status).toBe(200);
+    // A proxy on this machine forwards a visitor, and TRUST_PROXY names no proxy: from now on
+    // loopback may be anyone.
+    const proxied = await scrape(visitor);
+    expect(proxied.status).toBe(403);
+    expect(await proxied.json()).toEqual(refusal);
+    expect((await scrape()).status).toBe(403);
+    expect((await scrape({ authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it('keeps serving loopback when the proxy is trusted', async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: '127.0.0.1' } });
+    expect((await scrape({ 'x-forwarded-for': '127.0.0.1' })).status).toBe(200);
+    expect((await scrape()).status).toBe(200);
   });
 
   it('serves anyone with the METRICS_TOKEN, and no one with a wrong one', async () => {

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { bearerToken } from '../lib/access-token';
-import { addressMatcher } from '../lib/address-list';
+import { addressMatcher, LOOPBACK } from '../lib/address-list';
+import { forwardedWithoutTrust } from '../lib/forwarded-without-trust';
 import { forbidden } from '../lib/http-error';
 
 /** Prometheus metrics of one app instance; features count their own events through `app.metrics`. */
@@ -84,7 +85,9 @@ async function metricsPlugin(app: FastifyInstance) {
     );
     if (status >= 500) metrics.httpErrors.inc({ route });
   });
-  const mayScrape = scrapePolicy(app.config.METRICS_ALLOW, app.config.METRICS_TOKEN);
+  const proxy = forwardedWithoutTrust(app.config.TRUST_PROXY, app.log);
+  app.addHook('onRequest', async (request) => proxy.observe(request));
+  const mayScrape = scrapePolicy(app.config.METRICS_ALLOW, app.config.METRICS_TOKEN, proxy.seen);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!mayScrape(request)) {
       throw forbidden('Metrics are served only to METRICS_ALLOW addresses or with METRICS_TOKEN');
@@ -98,13 +101,20 @@ async function metricsPlugin(app: FastifyInstance) {
  * METRICS_ALLOW (default loopback), or a bearer METRICS_TOKEN. The address is `request.ip`, which
  * honours TRUST_PROXY: behind a reverse proxy every request arrives from the proxy's own
  * (often loopback) address, and only the forwarded client address tells a visitor from a scraper.
+ * With such a proxy and no TRUST_PROXY, loopback is not admitted by address any more.
  */
-function scrapePolicy(allow: readonly string[], token: string | undefined) {
+function scrapePolicy(
+  allow: readonly string[],
+  token: string | undefined,
+  proxiedWithoutTrust: () => boolean,
+) {
   const allowed = addressMatcher(allow);
+  const isLoopback = addressMatcher(LOOPBACK);
   const digest = (s: string) => createHash('sha256').update(s).digest();
   const expected = token ? digest(token) : undefined;
   return (request: FastifyRequest) => {
-    if (allowed(request.ip)) return true;
+    // Once an untrusted proxy on this machine was seen, loopback may be any visitor.
+    if (allowed(request.ip) && !(proxiedWithoutTrust() && isLoopback(request.ip))) return true;
     const given = bearerToken(request.headers.authorization);
     // Digests have one length, so the comparison takes the same time for any guess.
     return Boolean(expected && given && timingSafeEqual(digest(given), expected));

@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from './node-process';
 
 /**
- * What compose.yaml and the Dockerfile promise, read from the files (no container engine runs the
- * tests; `docker-compose config` validates the syntax where one is installed).
+ * What compose.yaml and the Dockerfile promise, read from the files, and compose.yaml as a compose
+ * tool reads it: `docker-compose config` (Debian's docker-compose, which .ci/run installs) needs no
+ * daemon. No container engine runs in the tests.
  */
 interface Service {
   image?: string;
@@ -24,6 +27,18 @@ const compose = parse(readFileSync(path.join(repoRoot, 'compose.yaml'), 'utf8'),
 const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
 const services = compose.services;
 const built = (s: Service) => s.build !== undefined;
+
+/** Debian's docker-compose, if installed (.ci/run installs it). */
+const composeTool = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;
+
+/** What compose accepts where a command goes: a string, or a list of strings. */
+const isCommand = (v: unknown) =>
+  typeof v === 'string' || (Array.isArray(v) && v.every((part) => typeof part === 'string'));
+/** A scalar (compose turns numbers and booleans into strings), never a map or a list. */
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** The final stage of the Dockerfile: what the running image holds. */
+const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
 describe('compose.yaml and the Dockerfile', () => {
   it('runs two app servers and a worker from the Dockerfile, started with node, not npm', () => {
@@ -72,5 +87,74 @@ describe('compose.yaml and the Dockerfile', () => {
       expect(Object.keys(services[app]!.depends_on!).sort()).toEqual(
         ['minio', 'minio-bucket', 'ollama', 'postgres', 'redis'].sort(),
       );
+  });
+
+  it('is accepted by docker-compose config, and refused without JWT_SECRET, naming it', () => {
+    if (!composeTool) {
+      console.warn('skipped: docker-compose is not installed (.ci/run installs it)');
+      return;
+    }
+    // An empty env file: a developer's own .env beside compose.yaml must not decide the result.
+    const noEnvFile = path.join(mkdtempSync(path.join(tmpdir(), 'inkwell-compose-')), 'empty.env');
+    writeFileSync(noEnvFile, '');
+    const run = (env: Record<string, string>) =>
+      spawnSync(
+        'docker-compose',
+        ['-f', 'compose.yaml', '--env-file', noEnvFile, 'config', '--quiet'],
+        {
+          cwd: repoRoot,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+          encoding: 'utf8',
+        },
+      );
+    const ok = run({ JWT_SECRET: 'a'.repeat(48) });
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    const refused = run({});
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/JWT_SECRET/);
+    // And the worker's health check comes out as the command it is, not a map.
+    const resolved = parse(
+      execFileSync('docker-compose', ['-f', 'compose.yaml', '--env-file', noEnvFile, 'config'], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', JWT_SECRET: 'a'.repeat(48) },
+        encoding: 'utf8',
+      }),
+    ) as { services: Record<string, Service> };
+    expect(resolved.services.worker!.healthcheck!.test!.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+  });
+
+  it('holds every value in the type compose expects, not only the keys', () => {
+    for (const [name, service] of Object.entries(services) as [string, Record<string, unknown>][]) {
+      for (const key of ['command', 'entrypoint'] as const) {
+        if (service[key] !== undefined)
+          expect(isCommand(service[key]), `${name}.${key}`).toBe(true);
+      }
+      const check = service.healthcheck as Record<string, unknown> | undefined;
+      if (check?.test !== undefined)
+        expect(isCommand(check.test), `${name} healthcheck`).toBe(true);
+      for (const key of ['interval', 'timeout', 'start_period'] as const) {
+        if (check?.[key] !== undefined)
+          expect(check[key], `${name} ${key}`).toMatch(/^\d+(ms|s|m)$/);
+      }
+      const env = (service.environment ?? {}) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(env))
+        expect(isScalar(value), `${name}.environment.${key}`).toBe(true);
+      for (const key of ['volumes', 'ports'] as const) {
+        const list = service[key];
+        if (list !== undefined)
+          expect(
+            Array.isArray(list) && list.every((v) => typeof v === 'string'),
+            `${name}.${key}`,
+          ).toBe(true);
+      }
+    }
+  });
+
+  it("runs audits at full strength in the image: Debian's Chromium and fonts, CHROMIUM_PATH set", () => {
+    const installed = finalStage.match(/apt-get install[^\n]*(?:\\\n[^\n]*)*/)?.[0] ?? '';
+    for (const pkg of ['chromium', 'fonts-dejavu-core', 'fonts-noto-cjk'])
+      expect(installed.split(/\s+/), pkg).toContain(pkg);
+    expect(finalStage).toMatch(/^ENV .*CHROMIUM_PATH=\/usr\/bin\/chromium/m);
   });
 });

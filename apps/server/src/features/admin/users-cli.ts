@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { destination, pino } from 'pino';
 import { emailSchema } from '@inkwell/contract';
 import { loadSettings } from '../../config';
+import { readEnvironment } from '../../environment';
 import { openDatabase } from '../../db/database';
 import { createStorage } from '../../plugins/storage';
 import { createMailer } from '../mail/mailer';
@@ -23,7 +24,7 @@ export const USERS_USAGE = `Usage: npm run users -- <command>
  * Operator command beside the server, on the database it uses (SQLite or PostgreSQL, from the
  * same settings): the Admin page's account actions, through the same service.
  */
-export async function runUsersCli(argv: string[], env = process.env): Promise<string> {
+export async function runUsersCli(argv: string[], env = readEnvironment()): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

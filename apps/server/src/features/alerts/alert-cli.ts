@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ALERT_SEVERITIES, alertSeveritySchema } from '@inkwell/contract';
 import { loadSettings } from '../../config';
+import { readEnvironment } from '../../environment';
 import { openDatabase } from '../../db/database';
 import { alertsRepo } from './alerts.repo';
 
@@ -8,7 +9,7 @@ import { alertsRepo } from './alerts.repo';
  * Operator command: `npm run alert -- --message "…" --severity warning [--title "…"]`, or
  * `npm run alert -- --clear`. Writes to the same database the server reads.
  */
-export async function runAlertCli(argv: string[], env = process.env): Promise<string> {
+export async function runAlertCli(argv: string[], env = readEnvironment()): Promise<string> {
   const { values } = parseArgs({
     args: argv,
     options: {

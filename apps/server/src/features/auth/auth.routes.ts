@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  PASSWORD_RESET_REQUESTED_MESSAGE,
   errorResponseSchema,
   loginRequestSchema,
   messageResponseSchema,
@@ -94,12 +95,19 @@ export async function authRoutes(fastify: FastifyInstance) {
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      message: await auth.requestPasswordReset(
-        { ...deps, mailer: app.mailer, resetUrlBase: publicAppUrl(app.config) },
-        request.body.email,
-      ),
-    }),
+    async (request, reply) => {
+      // The answer goes first, the same for every address; the lookup and the mail follow it, so
+      // neither a known address nor a slow mail server shows in the time it takes.
+      reply.raw.once('finish', () => {
+        auth
+          .requestPasswordReset(
+            { ...deps, mailer: app.mailer, resetUrlBase: publicAppUrl(app.config) },
+            request.body.email,
+          )
+          .catch((err: unknown) => request.log.error({ err }, 'password reset mail not sent'));
+      });
+      return { message: PASSWORD_RESET_REQUESTED_MESSAGE };
+    },
   );
 
   app.post(

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  PASSWORD_RESET_REQUESTED_MESSAGE,
-  type LoginRequest,
-  type ResetPasswordRequest,
-} from '@inkwell/contract';
+import { type LoginRequest, type ResetPasswordRequest } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { conflict, forbidden, unauthorized, badRequest } from '../../lib/http-error';
@@ -137,10 +133,14 @@ export const logout = (deps: AuthDeps, sessionId: string) =>
 /** Ends every session of the user (an operator disabled the account). */
 export const endAllSessions = (db: Db, userId: number) => authRepo.revokeAllForUser(db, userId);
 
+/**
+ * Mails a reset link to the address if it belongs to an enabled account; nothing otherwise. Run
+ * after the answer was sent (the route answers the same for every address first).
+ */
 export async function requestPasswordReset(
   deps: AuthDeps & { mailer: Mailer; resetUrlBase: string },
   email: string,
-): Promise<string> {
+): Promise<void> {
   const user = await authRepo.findUserByEmail(deps.db, email);
   // A disabled account gets no link (the answer stays the same, as for an unknown address).
   if (user && !user.disabled_at) {
@@ -160,7 +160,6 @@ export async function requestPasswordReset(
         `${link}\n\nThe link works once and expires in one hour. If you did not ask for this, ignore this mail.\n`,
     });
   }
-  return PASSWORD_RESET_REQUESTED_MESSAGE;
 }
 
 export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest) {
