@@ -106,7 +106,7 @@ describe('URL analysis', () => {
     expect(screen.getByText('Has a title: Missing')).toBeInTheDocument();
     await analyze(user, 'https://a.test', 'SEO Analysis');
     expect(
-      await screen.findByText('Failed to perform analysis due to an error.'),
+      await screen.findByText('Failed to perform analysis due to an error. boom'),
     ).toBeInTheDocument();
   });
 

@@ -122,7 +122,12 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON: the general message is enough.
   }
-  return new ApiError(messageForStatus(response.status), response.status, serverMessage);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError(
+    messageForStatus(response.status, Number.isFinite(retryAfter) ? retryAfter : undefined),
+    response.status,
+    serverMessage,
+  );
 }
 
 async function readBody<T>(response: Response, options: ApiRequestOptions<T>): Promise<T> {

@@ -5,6 +5,7 @@ import {
   type AccessibilityAnalysisResponse,
   type SeoAnalysisResponse,
 } from '@inkwell/contract';
+import { ApiError } from '../../lib/api-client';
 import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
 import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
@@ -21,6 +22,12 @@ export const ANALYSIS_MESSAGES = {
   failed: 'Failed to perform analysis due to an error.',
   noInsights: 'Analysis completed, but no detailed insights available.',
 } as const;
+
+/** The spec's failure text, then the server's own words ("Could not resolve the host name …"). */
+export function analysisFailedText(err: unknown): string {
+  const detail = err instanceof ApiError ? (err.serverMessage ?? err.message) : '';
+  return detail ? `${ANALYSIS_MESSAGES.failed} ${detail}` : ANALYSIS_MESSAGES.failed;
+}
 
 type Outcome = { insights: string; extra: ReactNode };
 
@@ -70,7 +77,7 @@ function settle(url: string, step: WorkStep, outcome: () => Promise<Outcome>) {
   return settleWork(step, outcome, {
     cancelled: () =>
       conversation.add({ type: 'system', text: cancelledText(`analysis of ${url}.`) }),
-    failed: () => conversation.add({ type: 'error', text: ANALYSIS_MESSAGES.failed }),
+    failed: (err) => conversation.add({ type: 'error', text: analysisFailedText(err) }),
     done: (result) =>
       conversation.add({
         type: 'ai',
