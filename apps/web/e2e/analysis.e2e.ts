@@ -101,7 +101,7 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
       ),
     );
     const issues = page.getByRole('list', { name: 'Issues across pages' });
-    await visible(issues.getByText(/Accessibility · image-alt: .* 1 of 1 page\(s\)/));
+    await visible(issues.getByText(/Accessibility · image-alt: .* on 1 of 1 page$/));
     // One model call for the site, sent the grouped findings.
     const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('[accessibility] image-alt on 1 of 1 page(s)');
