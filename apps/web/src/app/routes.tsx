@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ChatBottomBar } from '../features/chat/components/ChatBottomBar';
 import { useConversationLifecycle } from '../features/chat/hooks/use-conversation-lifecycle';
@@ -87,11 +87,16 @@ function resumeJobs() {
  */
 export function AppRoutes() {
   const { newTopicSignal } = useUiState();
-  const { isAuthenticated } = useSession();
+  const { isAuthenticated, endedReason } = useSession();
   useConversationLifecycle({ isAuthenticated, newTopicSignal, onRestored: resumeJobs });
   const { start: startDocumentAction, dialogs } = useDocumentActions();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+
+  // The server ended the session (a disabled account): the sign-in page says why.
+  useEffect(() => {
+    if (endedReason && pathname !== '/login') navigate('/login');
+  }, [endedReason, pathname, navigate]);
 
   // Spec §4: a file action returns to the chat if elsewhere, then posts its messages there.
   const startAction = useCallback(

@@ -171,9 +171,11 @@ async function doRefresh(): Promise<string> {
     headers: { Authorization: `Bearer ${refreshToken}` },
   });
   if (response.status === 401) {
-    // The refresh token is dead: the session is over.
-    session.clear();
-    throw new Error((await toApiError(response)).serverMessage ?? API_MESSAGES.other);
+    // The refresh token is dead: the session is over. A disabled account is told why.
+    const reason = (await toApiError(response)).serverMessage;
+    if (reason && /disabled/i.test(reason)) session.endWithReason(reason);
+    else session.clear();
+    throw new Error(reason ?? API_MESSAGES.other);
   }
   if (!response.ok) throw await toApiError(response);
   // Checked by hand rather than with the contract's zod schema: this runs in the first chunk.
