@@ -69,3 +69,18 @@ describe('WorkProgress time left', () => {
     expect(p.snapshot().eta_s).toBeLessThan(39);
   });
 });
+
+describe('WorkProgress of steps that are no model call', () => {
+  it('estimates from the pace of the steps done (a page audit)', () => {
+    const c = clock();
+    const p = new WorkProgress({ callMs: () => null, capacity: 1 }, c.now);
+    p.stage('auditing', 5);
+    expect(p.snapshot().eta_s).toBeNull();
+    c.advance(4_000);
+    p.partDone();
+    expect(p.snapshot().eta_s).toBe(16);
+    c.advance(4_000);
+    p.partDone();
+    expect(p.snapshot().eta_s).toBe(12);
+  });
+});

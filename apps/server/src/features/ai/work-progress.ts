@@ -37,6 +37,7 @@ export class WorkProgress implements WorkHandle {
   /** Sum of real run time over sum of estimates, of this work's finished calls. */
   private ranMs = 0;
   private estimatedMs = 0;
+  private startedAt: number | null = null;
   private firstCallAt: number | null = null;
   private lastDoneAt: number | null = null;
   private shown: { ms: number; at: number; waitMs: number } | null = null;
@@ -50,6 +51,7 @@ export class WorkProgress implements WorkHandle {
   /** A new stage, with the parts left from here on when they are known. */
   stage(name: string, partsLeft?: number) {
     this.stageName = name;
+    this.startedAt ??= this.now();
     if (partsLeft !== undefined) this.total = this.done + partsLeft;
     this.changed();
   }
@@ -117,15 +119,17 @@ export class WorkProgress implements WorkHandle {
 
   /** Milliseconds one more part of this work takes, or null before anything is known. */
   private perPartMs(): { model: number; wall: number } | null {
-    const base = this.lastEstimateMs ?? this.estimates?.callMs() ?? null;
-    if (base === null) return null;
-    const model = base * this.calibration();
     // Between parts, other people's calls may take their turns: the wall-clock pace shows it.
-    const wall =
-      this.done > 0 && this.firstCallAt !== null && this.lastDoneAt !== null
-        ? Math.max(model, (this.lastDoneAt - this.firstCallAt) / this.done)
-        : model;
-    return { model, wall };
+    // Parts that are no model call (a page audit) have only this pace.
+    const since = this.firstCallAt ?? this.startedAt;
+    const wallPace =
+      this.done > 0 && since !== null && this.lastDoneAt !== null
+        ? (this.lastDoneAt - since) / this.done
+        : null;
+    const base = this.lastEstimateMs ?? (wallPace === null ? this.estimates?.callMs() : null);
+    const model = base != null ? base * this.calibration() : wallPace;
+    if (model === null) return null;
+    return { model, wall: wallPace === null ? model : Math.max(model, wallPace) };
   }
 
   /** The estimate from what is known now, and the least the remaining calls must take. */
