@@ -55,11 +55,21 @@ async function startSite() {
 async function errors(stream: EventStream) {
   const end = await stream.waitFor((e) => e.event === 'done' || e.event === 'error');
   if (end.event === 'error') throw new Error(`failed: ${JSON.stringify(end.data)}`);
+  type Progress = { eta_s: number | null; done: number; total: number; stage: string };
   const shown = stream.events
     .filter((e) => e.event === 'progress')
-    .map((e) => ({ at: e.at, eta: (e.data as { eta_s: number | null }).eta_s }))
-    .filter((e): e is { at: number; eta: number } => e.eta !== null);
+    .map((e) => ({ at: e.at, ...(e.data as Progress), eta: (e.data as Progress).eta_s }))
+    .filter((e): e is typeof e & { eta: number } => e.eta !== null);
   const first = stream.events[0]!.at;
+  // The trace, thinned to about 12 lines: when, what was shown, what was true.
+  const step = Math.max(1, Math.ceil(shown.length / 12));
+  for (const [i, e] of shown.entries()) {
+    if (i % step !== 0 && i !== shown.length - 1) continue;
+    console.log(
+      `  at ${((e.at - first) / 1000).toFixed(1)} s: ${e.stage} ${e.done}/${e.total}, shown ` +
+        `${e.eta} s left, really ${((end.at - e.at) / 1000).toFixed(1)} s`,
+    );
+  }
   return {
     totalS: (end.at - first) / 1000,
     events: shown.length,

@@ -73,8 +73,9 @@ async function structuredDocx(): Promise<Buffer> {
   );
 }
 
-describe('told: without a model', () => {
-  const s = useScenario({ env: () => ({ ADMIN_EMAILS: OPERATOR.email }) });
+describe('told: errors, results and layout', () => {
+  // A model, so the server starts without loading the embedded one (told-no-model.e2e.ts has none).
+  const s = useScenario({ ai: {}, env: () => ({ ADMIN_EMAILS: OPERATOR.email }) });
   let operator: Tokens | undefined;
   const operatorTokens = async () => (operator ??= await registerViaApi(s.server, OPERATOR));
   let consoleErrors: () => string[];
@@ -82,22 +83,6 @@ describe('told: without a model', () => {
     consoleErrors = collectConsoleErrors(s.page);
   });
   afterEach(() => expect(consoleErrors()).toEqual([]));
-
-  it('disables the actions that need a model, saying why', async () => {
-    const { page, server } = s;
-    const { tokens } = await signedInAsNewUser(page, server);
-    await uploadViaApi(server, tokens.access_token, 'notes.txt', 'Some notes.');
-    const menu = await fileMenu(page, 'notes.txt');
-    for (const name of ['Summarize', 'Ask Questions', 'Translate']) {
-      const item = menu.getByRole('menuitem', { name: new RegExp(`^${name}`) });
-      expect(await item.getAttribute('aria-disabled'), name).toBe('true');
-      await visible(item.getByText('Needs a language model; none is available now.'));
-    }
-    expect(
-      await menu.getByRole('menuitem', { name: 'Proofread' }).getAttribute('aria-disabled'),
-    ).toBeNull();
-    await expectNoAxeViolations(page, 'file menu without a model');
-  });
 
   it('says the server’s words when a page cannot be analysed, and the size limit of a file', async () => {
     const { page, server } = s;
