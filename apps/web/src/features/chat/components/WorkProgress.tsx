@@ -38,15 +38,18 @@ export function describeQueue(p: ProgressEvent, elapsedS = 0): string | null {
 
 /** Seconds since `progress` arrived, ticking each second while it has a time to count down. */
 function useSecondsSince(progress: ProgressEvent | null): number {
-  const [elapsed, setElapsed] = useState(0);
+  const [tick, setTick] = useState<{ of: ProgressEvent | null; s: number }>({ of: null, s: 0 });
   useEffect(() => {
-    setElapsed(0);
     if (!progress || (!progress.eta_s && !progress.queue_wait_s)) return;
     const arrived = Date.now();
-    const timer = setInterval(() => setElapsed((Date.now() - arrived) / 1000), 1000);
+    const timer = setInterval(
+      () => setTick({ of: progress, s: (Date.now() - arrived) / 1000 }),
+      1000,
+    );
     return () => clearInterval(timer);
   }, [progress]);
-  return elapsed;
+  // A new event starts from its own figures.
+  return tick.of === progress ? tick.s : 0;
 }
 
 function duration(seconds: number): string {
