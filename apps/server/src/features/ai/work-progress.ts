@@ -12,7 +12,7 @@ import type { WorkHandle } from './language-model';
  * speed for a call of that size, corrected by how long this work's own calls really ran against
  * their estimates, plus the wall-clock pace between parts (which holds the turns other people's
  * calls take in between), plus the wait in the queue. The figure shown counts down with the clock
- * and moves towards each new estimate halfway at a time; it only goes up by as much as the
+ * and moves most of the way towards each lower estimate at once; it only goes up by as much as the
  * queue in front of the work grew, or to what the work's remaining calls must take at the least.
  */
 export interface WorkEstimates {
@@ -22,7 +22,8 @@ export interface WorkEstimates {
   capacity: number;
 }
 
-const SMOOTHING = 0.5;
+/** How far a lower estimate moves the figure at once (good news need not wait long). */
+const SMOOTHING = 0.8;
 
 export class WorkProgress implements WorkHandle {
   private stageName = 'starting';
@@ -166,9 +167,11 @@ export class WorkProgress implements WorkHandle {
       if (raw.estimate <= counted) {
         ms = counted + SMOOTHING * (raw.estimate - counted);
       } else {
-        // Up only by the growth of the queue in front, or to what must still run at the least.
+        // Up only by the growth of the queue in front, or, once this work's own calls were
+        // measured, to what its remaining calls must take at the least.
         const queueGrew = Math.max(0, waitMs - this.shown.waitMs);
-        ms = Math.min(raw.estimate, Math.max(counted + queueGrew, raw.least));
+        const least = this.estimatedMs > 0 ? raw.least : 0;
+        ms = Math.min(raw.estimate, Math.max(counted + queueGrew, least));
       }
     }
     this.shown = { ms, at: now, waitMs };
