@@ -41,7 +41,7 @@ export class WorkProgress implements WorkHandle {
   private startedAt: number | null = null;
   private firstCallAt: number | null = null;
   private lastDoneAt: number | null = null;
-  private shown: { ms: number; at: number; waitMs: number } | null = null;
+  private shown: { ms: number; at: number; waitMs: number; total: number } | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -134,9 +134,10 @@ export class WorkProgress implements WorkHandle {
   }
 
   /** The estimate from what is known now, and the least the remaining calls must take. */
-  private rawMs(): { estimate: number; least: number } | null {
+  private rawMs(): { estimate: number; least: number; part: number } | null {
     const left = this.total - this.done;
-    if (left <= 0) return { estimate: 0, least: 0 };
+    if (this.total === 0) return null; // the parts are not known yet
+    if (left <= 0) return { estimate: 0, least: 0, part: 0 };
     const part = this.perPartMs();
     if (part === null) return null;
     const now = this.now();
@@ -151,6 +152,7 @@ export class WorkProgress implements WorkHandle {
     return {
       estimate: wait + runningLeft + (notStarted * part.wall) / parallel,
       least: runningLeft + (notStarted * part.model) / parallel,
+      part: part.wall / parallel,
     };
   }
 
@@ -167,14 +169,16 @@ export class WorkProgress implements WorkHandle {
       if (raw.estimate <= counted) {
         ms = counted + SMOOTHING * (raw.estimate - counted);
       } else {
-        // Up only by the growth of the queue in front, or, once this work's own calls were
-        // measured, to what its remaining calls must take at the least.
+        // Up only by the growth of the queue in front and the parts added (a crawl finding more
+        // pages), or, once this work's pace was measured, to what must still run at the least.
         const queueGrew = Math.max(0, waitMs - this.shown.waitMs);
-        const least = this.estimatedMs > 0 ? raw.least : 0;
-        ms = Math.min(raw.estimate, Math.max(counted + queueGrew, least));
+        const partsAdded = Math.max(0, this.total - this.shown.total) * raw.part;
+        const measured = this.estimatedMs > 0 || (this.lastEstimateMs === null && this.done > 0);
+        const least = measured ? raw.least : 0;
+        ms = Math.min(raw.estimate, Math.max(counted + queueGrew + partsAdded, least));
       }
     }
-    this.shown = { ms, at: now, waitMs };
+    this.shown = { ms, at: now, waitMs, total: this.total };
     return Math.round(ms / 1000);
   }
 
