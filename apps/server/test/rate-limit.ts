@@ -1,7 +1,11 @@
 import { expect } from 'vitest';
 
-/** The spec's answer to a client over its limit. */
-export const RATE_LIMITED = { error: 'Rate limit exceeded. Please wait before retrying.' };
+/** The spec's answer to a client over its limit, then the wait in words ("5 minutes"). */
+export const RATE_LIMITED = {
+  error: expect.stringMatching(
+    /^Rate limit exceeded\. Please wait before retrying\. Too many attempts: try again in \d+ (seconds?|minutes?|hours?)\.$/,
+  ) as unknown as string,
+};
 
 /**
  * Makes `limit` attempts, each of which must get through with `status` (never 429), and answers
@@ -29,7 +33,10 @@ export async function expectRateLimited(res: Response, windowSeconds: number) {
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(windowSeconds / 2);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-  expect(await res.json()).toEqual(RATE_LIMITED);
+  const body = (await res.json()) as { error: string };
+  expect(body).toEqual(RATE_LIMITED);
+  // The text's wait is the header's, in minutes.
+  expect(body.error).toContain(`try again in ${Math.ceil(retryAfter / 60)} minute`);
 }
 
 /** AUTH_RATE_LIMIT's window: 15 minutes. */

@@ -255,9 +255,17 @@ describe('account: sign up, sign in, reset, profile, data, deletion', () => {
     expect(await storage('accessToken')).toBeTruthy();
 
     await page.getByRole('button', { name: 'Delete your account' }).click();
+    // The password is asked for and checked: a wrong one is refused in the server's words.
+    await dialog.getByLabel('Current password').fill('not my password');
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await visible(dialog.getByText('Current password is incorrect'));
+    await dialog.getByLabel('Current password').fill(user.password);
     await dialog.getByRole('button', { name: 'Delete account' }).click();
     await at('register');
     await visible(page.getByRole('heading', { name: 'Sign Up' }));
+    await visible(
+      page.getByText('Your account has been deleted, with your files and chat history.'),
+    );
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
     expect((await loginViaApi(server, user.email, user.password)).status).toBe(401);
   });

@@ -52,6 +52,10 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
     await visible(result, 'accessibility insights', 30_000);
     await visible(result.getByText(/Accessibility score \d+\/100/));
     await visible(result.getByRole('link', { name: 'image-alt' }));
+    // Where: each failing element's selector and its HTML, as Lighthouse shows them.
+    const elements = result.getByRole('list', { name: 'Elements failing image-alt' });
+    await visible(elements.getByText('img', { exact: true }));
+    await visible(elements.getByText('<img src="lamp.png" width="10" height="10">'));
     const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('image-alt');
   });
@@ -74,10 +78,11 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
         .allTextContents();
     const failed = await group('Failed');
     const passed = await group('Passed');
+    // A failure's title says what is wrong.
     expect(failed).toContain(
-      'Document has a meta description: No <meta name="description"> element.',
+      'Document does not have a meta description: No <meta name="description"> element.',
     );
-    expect(passed.filter((a) => a.startsWith('Document has a meta description'))).toEqual([]);
+    expect(passed.filter((a) => a.includes('meta description'))).toEqual([]);
     expect(passed).toContain('Document has a <title> element: Title: "Harbour lights"');
     const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('meta-description failed');
@@ -101,7 +106,7 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
       ),
     );
     const issues = page.getByRole('list', { name: 'Issues across pages' });
-    await visible(issues.getByText(/Accessibility · image-alt: .* 1 of 1 page\(s\)/));
+    await visible(issues.getByText(/Accessibility · image-alt: .* on 1 of 1 page$/));
     // One model call for the site, sent the grouped findings.
     const sent = s.ai.requests.at(-1)?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(sent).toContain('[accessibility] image-alt on 1 of 1 page(s)');

@@ -90,7 +90,7 @@ describe('files: upload, preview, rename, download, delete, document actions', (
           mimeType: 'text/plain',
           buffer: Buffer.alloc(2 * 1024 * 1024 + 1, 'a'),
         },
-        message: 'File size exceeds the allowed limit.',
+        message: 'File size exceeds the allowed limit. Text files can be at most 2 MB.',
       },
     ];
     for (const { file, message } of attempts) {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS } from '../../server/src/features/analysis/chromium-flags';
+import { CHROMIUM_ARGS } from '../../server/src/features/analysis/browser/chromium-flags';
 import { CHROMIUM, launchBrowser, newContext, saveFailure } from './support/browser';
 import { startProductServer, type ProductServer } from './support/product-server';
 

@@ -56,8 +56,15 @@ export const progressEventSchema = z.object({
   total: z.number().int().min(0),
   /** Other model calls that will run before this work's next one. */
   queued_ahead: z.number().int().min(0),
-  /** Estimated seconds until the work is finished; null before anything was measured. */
+  /**
+   * Estimated seconds until the work is finished; null before anything was measured. It counts
+   * down with the clock and goes up only by as much as the queue in front of the work grew.
+   */
   eta_s: z.number().min(0).nullable(),
+  /** Calls of this work running now: 0 while it waits for others' calls. */
+  running: z.number().int().min(0).optional(),
+  /** While it waits: the estimated seconds until its next call starts. */
+  queue_wait_s: z.number().min(0).nullable().optional(),
 });
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 

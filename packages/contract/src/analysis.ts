@@ -22,6 +22,8 @@ export const accessibilityViolationSchema = z.object({
   count: z.number().int(),
   /** CSS selectors of a few offending elements. */
   examples: z.array(z.string()),
+  /** The offending elements (up to 20): axe's selector and the start of the element's HTML. */
+  nodes: z.array(z.object({ selector: z.string(), snippet: z.string() })).optional(),
 });
 export type AccessibilityViolation = z.infer<typeof accessibilityViolationSchema>;
 
@@ -54,6 +56,7 @@ export type AccessibilityAnalysisResponse = z.infer<typeof accessibilityAnalysis
 export const seoAuditSchema = z.object({
   /** Lighthouse's audit id where Lighthouse has the audit (e.g. "is-crawlable"), ours otherwise. */
   id: z.string(),
+  /** What passing looks like when passed, what is wrong when failed (Lighthouse's failureTitle). */
   title: z.string(),
   passed: z.boolean(),
   /** Why it failed, or what was found. */

@@ -16,6 +16,18 @@ export const FILE_SIZE_LIMITS: Record<FileExtension, number> = {
   docx: 10 * MB,
   pptx: 10 * MB,
 };
+/** How a type's size limit is named to people: "Text files can be at most 2 MB." */
+export const FILE_TYPE_NAMES: Record<FileExtension, string> = {
+  txt: 'Text files',
+  csv: 'CSV files',
+  xlsx: 'Excel workbooks',
+  pdf: 'PDF files',
+  docx: 'Word documents',
+  pptx: 'PowerPoint presentations',
+};
+export function fileSizeLimitText(type: FileExtension): string {
+  return `${FILE_TYPE_NAMES[type]} can be at most ${FILE_SIZE_LIMITS[type] / MB} MB.`;
+}
 export const MAX_FILE_BYTES = 10 * MB;
 export const ACCOUNT_QUOTA_BYTES = 100 * MB;
 export const MAX_FILE_NAME_LENGTH = 200;

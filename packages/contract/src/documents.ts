@@ -150,11 +150,19 @@ export const sentimentResponseSchema = z.object({
   /** Model-written overview, or (without a model) a plain summary of the numbers. */
   response: z.string(),
   overall: sentimentScoreSchema,
-  items: z.array(sentimentScoreSchema.extend({ text: z.string() })),
+  items: z.array(
+    sentimentScoreSchema.extend({
+      text: z.string(),
+      /** For xlsx: the sheet the row comes from. */
+      sheet: z.string().optional(),
+    }),
+  ),
   /** Whether `response` was written by the model. */
   ai: z.boolean(),
-  /** The column scored, for csv/xlsx. */
+  /** The column scored, for csv and single-sheet tables (the first sheet's, for older clients). */
   column: z.string().optional(),
+  /** For xlsx: each sheet's own scored column; a sheet's rows are read only in its column. */
+  columns: z.array(z.object({ sheet: z.string(), column: z.string() })).optional(),
 });
 export type SentimentResponse = z.infer<typeof sentimentResponseSchema>;
 

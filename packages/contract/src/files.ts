@@ -77,11 +77,27 @@ export const previewTableSheetSchema = z.object({
 });
 export type PreviewTableSheet = z.infer<typeof previewTableSheetSchema>;
 
+/** A block of a docx's layout: headings, paragraphs, lists and tables as Word has them. */
+export const docBlockSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('heading'), level: z.number().int().min(1).max(6), text: z.string() }),
+  z.object({ type: z.literal('paragraph'), text: z.string() }),
+  z.object({
+    type: z.literal('list'),
+    ordered: z.boolean(),
+    /** Items in order; `depth` 0 for the top level, 1 for a nested list's items, … */
+    items: z.array(z.object({ text: z.string(), depth: z.number().int().min(0) })),
+  }),
+  z.object({ type: z.literal('table'), rows: z.array(z.array(z.string())) }),
+]);
+export type DocBlock = z.infer<typeof docBlockSchema>;
+
 export const textPreviewSchema = z.object({
   kind: z.literal('text'),
   type: z.enum(['txt', 'docx']),
   text: z.string(),
   truncated: z.boolean(),
+  /** docx: the document's structure (headings, lists, tables), when it could be read. */
+  blocks: z.array(docBlockSchema).optional(),
 });
 /** csv (one sheet named after the file) and xlsx (one entry per worksheet, in workbook order). */
 export const tablePreviewSchema = z.object({

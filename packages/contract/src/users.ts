@@ -46,5 +46,11 @@ export const changePasswordRequestSchema = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
+/** DELETE /api/delete_account: the password again, as changing the email asks for it. */
+export const deleteAccountRequestSchema = z.object({
+  current_password: z.string().min(1, 'Current password is required').max(128),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 export type SuccessResponse = z.infer<typeof successResponseSchema>;

@@ -6,7 +6,9 @@ import rateLimit, {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import { ERROR_MESSAGES } from '@inkwell/contract';
+import { HttpError } from '../lib/http-error';
+import { rateLimitedMessage } from '../lib/wait-text';
+import { signInFailures, type SignInFailures } from './sign-in-failures';
 
 export interface RouteRateLimit {
   max: number;
@@ -17,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Route config for login, register, password reset and contact: AUTH_RATE_LIMIT per 15 min. */
     authRateLimit: RouteRateLimit;
+    /** Failed sign-ins per address: AUTH_RATE_LIMIT failures per 15 min (successes count none). */
+    signInFailures: SignInFailures;
   }
 }
 
@@ -78,6 +82,7 @@ function redisWithLocalFallback(redis: Redis, onError: (err: Error) => void) {
  */
 async function rateLimitPlugin(app: FastifyInstance) {
   let store: FastifyRateLimitStoreCtor | undefined;
+  let sharedRedis: Redis | null = null;
   if (app.config.REDIS_URL) {
     const redis = new Redis(app.config.REDIS_URL, {
       connectTimeout: 2000,
@@ -109,17 +114,26 @@ async function rateLimitPlugin(app: FastifyInstance) {
       redis.once('ready', done).once('error', done);
     });
     store = redisWithLocalFallback(redis, onError);
+    sharedRedis = redis;
   }
   await app.register(rateLimit, {
     global: false,
     ...(store ? { store } : {}),
-    errorResponseBuilder: (_req, ctx) => {
-      const err = new Error(ERROR_MESSAGES.rateLimited) as Error & { statusCode: number };
-      err.statusCode = ctx.statusCode;
-      return err;
-    },
+    // The plugin has set Retry-After already; the text says the same wait in words.
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(ctx.statusCode, rateLimitedMessage(ctx.ttl / 1000)),
   });
-  app.decorate('authRateLimit', { max: app.config.AUTH_RATE_LIMIT, timeWindow: 15 * 60 * 1000 });
+  const window = { max: app.config.AUTH_RATE_LIMIT, timeWindow: 15 * 60 * 1000 };
+  app.decorate('authRateLimit', window);
+  app.decorate(
+    'signInFailures',
+    signInFailures(sharedRedis, {
+      max: window.max,
+      windowMs: window.timeWindow,
+      // The same key the route limit used, so existing tooling that clears an address still works.
+      prefix: `${REDIS_NAMESPACE}POST/api/login-`,
+    }),
+  );
 }
 
 export default fp(rateLimitPlugin, { name: 'rate-limit' });

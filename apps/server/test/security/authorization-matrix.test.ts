@@ -73,7 +73,11 @@ describe.each(testDialects())('authorization matrix (%s)', (dialect) => {
 
     const doomed = await registerUser(server);
     deletedUserToken = doomed.token;
-    await server.request('/api/delete_account', { method: 'DELETE', token: doomed.token });
+    await server.request('/api/delete_account', {
+      method: 'DELETE',
+      token: doomed.token,
+      json: { current_password: doomed.password },
+    });
 
     const leaving = await registerUser(server);
     loggedOutToken = leaving.token;

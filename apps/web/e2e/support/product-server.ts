@@ -68,7 +68,8 @@ export async function startProductServer(env: Record<string, string> = {}): Prom
 function waitForListening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // Generous: on a machine shared by several test runs, starting (tsx compiling) can take long.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 75_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = output.match(/running at (http:\/\/[^/\s]+)/);

@@ -106,7 +106,7 @@ describe('URL analysis', () => {
     expect(screen.getByText('Has a title: Missing')).toBeInTheDocument();
     await analyze(user, 'https://a.test', 'SEO Analysis');
     expect(
-      await screen.findByText('Failed to perform analysis due to an error.'),
+      await screen.findByText('Failed to perform analysis due to an error. boom'),
     ).toBeInTheDocument();
   });
 
@@ -178,7 +178,7 @@ describe('whole-site analysis', () => {
     expect(scores.getByText(/gone: accessibility not audited.*\(Timed out\)/)).toBeInTheDocument();
     const issues = within(screen.getByRole('list', { name: 'Issues across pages' }));
     expect(
-      issues.getByText('Accessibility · image-alt: Images need alt text — 2 of 2 page(s)'),
+      issues.getByText('Accessibility · image-alt: Images need alt text on 2 of 2 pages'),
     ).toBeInTheDocument();
     const [, init] = callsTo(fetchMock, 'site-analysis')[0]!;
     const headers = new Headers(init!.headers);

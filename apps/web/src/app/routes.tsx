@@ -1,5 +1,6 @@
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { useAiStatus } from '../features/chat/api/get-ai-status';
 import { ChatBottomBar } from '../features/chat/components/ChatBottomBar';
 import { useConversationLifecycle } from '../features/chat/hooks/use-conversation-lifecycle';
 import type { DocumentSource } from '../features/documents/api/document-form';
@@ -12,6 +13,7 @@ import { useSession } from '../lib/session';
 import { AppLayout } from './layout/AppLayout';
 import { RequireAuth } from './layout/RequireAuth';
 import { NotFoundPage } from './routes/NotFoundPage';
+import { unavailableModelActions } from './model-needs';
 import { useUiState } from './ui-state';
 
 // Screens load lazily so the first paint of `/` carries only the shell. (Declarative routes
@@ -87,11 +89,19 @@ function resumeJobs() {
  */
 export function AppRoutes() {
   const { newTopicSignal } = useUiState();
-  const { isAuthenticated } = useSession();
+  const { isAuthenticated, endedReason } = useSession();
+  // Actions that need the model are disabled, with the reason, while none is available.
+  const { data: modelStatus } = useAiStatus(isAuthenticated);
+  const unavailable = useMemo(() => unavailableModelActions(modelStatus), [modelStatus]);
   useConversationLifecycle({ isAuthenticated, newTopicSignal, onRestored: resumeJobs });
   const { start: startDocumentAction, dialogs } = useDocumentActions();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+
+  // The server ended the session (a disabled account): the sign-in page says why.
+  useEffect(() => {
+    if (endedReason && pathname !== '/login') navigate('/login');
+  }, [endedReason, pathname, navigate]);
 
   // Spec §4: a file action returns to the chat if elsewhere, then posts its messages there.
   const startAction = useCallback(
@@ -143,6 +153,7 @@ export function AppRoutes() {
                   <FileDrawer
                     open={open}
                     onClose={onClose}
+                    unavailable={unavailable}
                     onDocumentAction={(action, file) =>
                       startAction(action, { fileName: file.file_name, fileId: file.id })
                     }

@@ -154,6 +154,21 @@ describe('apiRequest', () => {
     });
   });
 
+  it('adds the wait of a 429 in words, from Retry-After', async () => {
+    mockFetch((req) =>
+      req.path === 'x'
+        ? new Response(JSON.stringify({ error: 'slow down' }), {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '290' },
+          })
+        : undefined,
+    );
+    await expect(apiRequest('x')).rejects.toMatchObject({
+      status: 429,
+      message: `${API_MESSAGES.rateLimited} Try again in 5 minutes.`,
+    });
+  });
+
   it('maps a missing response to the network message', async () => {
     mockFetch(() => {
       throw new TypeError('Failed to fetch');

@@ -122,7 +122,12 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON: the general message is enough.
   }
-  return new ApiError(messageForStatus(response.status), response.status, serverMessage);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError(
+    messageForStatus(response.status, Number.isFinite(retryAfter) ? retryAfter : undefined),
+    response.status,
+    serverMessage,
+  );
 }
 
 async function readBody<T>(response: Response, options: ApiRequestOptions<T>): Promise<T> {
@@ -166,9 +171,11 @@ async function doRefresh(): Promise<string> {
     headers: { Authorization: `Bearer ${refreshToken}` },
   });
   if (response.status === 401) {
-    // The refresh token is dead: the session is over.
-    session.clear();
-    throw new Error((await toApiError(response)).serverMessage ?? API_MESSAGES.other);
+    // The refresh token is dead: the session is over. A disabled account is told why.
+    const reason = (await toApiError(response)).serverMessage;
+    if (reason && /disabled/i.test(reason)) session.endWithReason(reason);
+    else session.clear();
+    throw new Error(reason ?? API_MESSAGES.other);
   }
   if (!response.ok) throw await toApiError(response);
   // Checked by hand rather than with the contract's zod schema: this runs in the first chunk.

@@ -8,7 +8,12 @@ import { STORAGE_KEYS } from '@inkwell/contract';
 export interface SessionSnapshot {
   isAuthenticated: boolean;
   firstName: string;
+  /** Why the server ended the session ("This account has been disabled…"), until shown. */
+  endedReason: string;
 }
+
+/** sessionStorage: the reason outlives the redirect to /login, not the tab. */
+const ENDED_REASON_KEY = 'inkwell.sessionEndedReason';
 
 const listeners = new Set<() => void>();
 let snapshot: SessionSnapshot = read();
@@ -17,12 +22,17 @@ function read(): SessionSnapshot {
   return {
     isAuthenticated: Boolean(localStorage.getItem(STORAGE_KEYS.accessToken)),
     firstName: localStorage.getItem(STORAGE_KEYS.firstName) ?? '',
+    endedReason: sessionStorage.getItem(ENDED_REASON_KEY) ?? '',
   };
 }
 
 function emit() {
   const next = read();
-  if (next.isAuthenticated !== snapshot.isAuthenticated || next.firstName !== snapshot.firstName) {
+  if (
+    next.isAuthenticated !== snapshot.isAuthenticated ||
+    next.firstName !== snapshot.firstName ||
+    next.endedReason !== snapshot.endedReason
+  ) {
     snapshot = next;
   }
   listeners.forEach((l) => l());
@@ -38,6 +48,7 @@ export const session = {
     localStorage.setItem(STORAGE_KEYS.accessToken, tokens.access_token);
     localStorage.setItem(STORAGE_KEYS.refreshToken, tokens.refresh_token);
     localStorage.setItem(STORAGE_KEYS.firstName, tokens.first_name ?? '');
+    sessionStorage.removeItem(ENDED_REASON_KEY);
     emit();
   },
 
@@ -58,6 +69,18 @@ export const session = {
     localStorage.removeItem(STORAGE_KEYS.accessToken);
     localStorage.removeItem(STORAGE_KEYS.refreshToken);
     localStorage.removeItem(STORAGE_KEYS.firstName);
+    emit();
+  },
+
+  /** The server ended the session (a disabled account): signed out, with the server's words. */
+  endWithReason(reason: string) {
+    sessionStorage.setItem(ENDED_REASON_KEY, reason);
+    session.clear();
+  },
+
+  /** The reason was shown (or the person signed in again). */
+  forgetEndedReason() {
+    sessionStorage.removeItem(ENDED_REASON_KEY);
     emit();
   },
 

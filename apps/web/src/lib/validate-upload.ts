@@ -1,4 +1,9 @@
-import { ALLOWED_EXTENSIONS, FILE_SIZE_LIMITS, type FileExtension } from '@inkwell/contract';
+import {
+  ALLOWED_EXTENSIONS,
+  FILE_SIZE_LIMITS,
+  fileSizeLimitText,
+  type FileExtension,
+} from '@inkwell/contract';
 
 /** Client-side upload checks of spec §5 (the server checks again). */
 export const UPLOAD_MESSAGES = {
@@ -17,6 +22,10 @@ export function fileExtension(name: string): string {
 export function validateUpload(file: File): string | null {
   const ext = fileExtension(file.name);
   if (!(ALLOWED_EXTENSIONS as readonly string[]).includes(ext)) return UPLOAD_MESSAGES.unsupported;
-  if (file.size > FILE_SIZE_LIMITS[ext as FileExtension]) return UPLOAD_MESSAGES.tooLarge;
+  const type = ext as FileExtension;
+  // The spec's text, then the number: "Text files can be at most 2 MB."
+  if (file.size > FILE_SIZE_LIMITS[type]) {
+    return `${UPLOAD_MESSAGES.tooLarge} ${fileSizeLimitText(type)}`;
+  }
   return null;
 }

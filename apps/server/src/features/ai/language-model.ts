@@ -37,6 +37,10 @@ export type CallPriority = 'interactive' | 'batch';
 export interface WorkHandle {
   /** Calls of others that will run before this work's next waiting call (0 when none waits). */
   setQueuedAhead(calls: number, waitMs: number | null): void;
+  /** One of its calls got a slot, estimated to run `estimateMs` (from the model's measured speed). */
+  callStarted?(estimateMs: number): void;
+  /** That call ended after running `ranMs` (preempted or not). */
+  callEnded?(ranMs: number): void;
 }
 
 /** `unreachable`: the model server (openai provider) does not answer its health check. */

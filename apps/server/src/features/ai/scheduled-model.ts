@@ -127,6 +127,7 @@ export class ScheduledModel implements LanguageModel {
     let firstAt = 0;
     let reply = '';
     let started = performance.now();
+    let told = false;
     try {
       lease = await this.opts.shared?.acquire(
         opts.priority ?? 'batch',
@@ -134,6 +135,9 @@ export class ScheduledModel implements LanguageModel {
         signal,
       );
       started = performance.now();
+      // The work learns which of its calls run, and how long they take against their estimate.
+      opts.work?.callStarted?.(this.estimator.estimateMs(promptTokens, maxTokens));
+      told = true;
       for await (const piece of this.inner.stream(turns, {
         ...opts,
         priority: opts.priority ?? 'batch',
@@ -147,6 +151,7 @@ export class ScheduledModel implements LanguageModel {
     } finally {
       dispose();
       await lease?.release();
+      if (told) opts.work?.callEnded?.(performance.now() - started);
     }
     if (!firstAt) return;
     this.estimator.observe({

@@ -238,14 +238,37 @@ describe('scheduler', () => {
     await r.settle();
     const projection = s.projection();
     expect(projection.map((p) => p.waitMs)).toEqual([3000, 5000]);
-    expect(seen.at(-1)).toEqual([1, 5000]);
+    // Before it: the running call and the chat.
+    expect(seen.at(-1)).toEqual([2, 5000]);
     r.slots.get('running')!.release();
     await r.settle();
-    expect(seen.at(-1)).toEqual([0, 2000]);
+    expect(seen.at(-1)).toEqual([1, 2000]);
     r.slots.get('chat')!.release();
     await r.settle();
     expect(r.granted.at(-1)).toBe('mine');
     expect(seen.at(-1)).toEqual([0, 0]);
+  });
+
+  it('tells the one who waits, not the one whose call runs', async () => {
+    const s = new Scheduler({ capacity: 1, preempt: false });
+    const r = recorder(s);
+    const lines = { ada: [] as number[], bob: [] as number[] };
+    const ada: WorkHandle = { setQueuedAhead: (calls) => lines.ada.push(calls) };
+    const bob: WorkHandle = { setQueuedAhead: (calls) => lines.bob.push(calls) };
+    void r.take('ada-1', batch('ada', { work: ada }));
+    await r.settle();
+    void r.take('ada-2', batch('ada', { work: ada }));
+    void r.take('bob-1', batch('bob', { work: bob }));
+    await r.settle();
+    // Ada's call runs: she waits for nobody. Bob waits for Ada's running call.
+    expect(lines.ada.at(-1)).toBe(0);
+    expect(lines.bob.at(-1)).toBe(1);
+    r.slots.get('ada-1')!.release();
+    await r.settle();
+    expect(r.granted.at(-1)).toBe('bob-1');
+    expect(lines.bob.at(-1)).toBe(0);
+    // Now Ada's next call waits for Bob's.
+    expect(lines.ada.at(-1)).toBe(1);
   });
 
   it('fails every waiting call on shutdown', async () => {

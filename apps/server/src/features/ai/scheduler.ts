@@ -234,18 +234,23 @@ export class Scheduler {
     }
   }
 
-  /** Tells every piece of work where its next waiting call stands. */
+  /**
+   * Tells every piece of work where its next waiting call stands: the calls that run before it
+   * are the running ones (every slot is taken, or it would not wait) and those queued ahead of
+   * it. Work with a call running waits for nobody: its queue line is 0.
+   */
   private changed() {
-    const works = new Set<WorkHandle>();
-    for (const t of this.running) if (t.work) works.add(t.work);
     const seen = new Set<WorkHandle>();
+    for (const t of this.running) {
+      if (!t.work || seen.has(t.work)) continue;
+      seen.add(t.work);
+      t.work.setQueuedAhead(0, 0);
+    }
+    const busy = this.running.size;
     this.projection().forEach(({ ticket, waitMs }, position) => {
-      if (!ticket.work) return;
-      works.add(ticket.work);
-      if (seen.has(ticket.work)) return;
+      if (!ticket.work || seen.has(ticket.work)) return;
       seen.add(ticket.work);
-      ticket.work.setQueuedAhead(position, waitMs);
+      ticket.work.setQueuedAhead(busy + position, waitMs);
     });
-    for (const w of works) if (!seen.has(w)) w.setQueuedAhead(0, 0);
   }
 }

@@ -12,6 +12,8 @@ import {
   tokensResponseSchema,
 } from '@inkwell/contract';
 import { bearerToken } from '../../lib/access-token';
+import { HttpError, tooManyRequests } from '../../lib/http-error';
+import { rateLimitedMessage } from '../../lib/wait-text';
 import { publicAppUrl } from '../../lib/public-url';
 import { requireUser } from '../../plugins/auth';
 import * as auth from './auth.service';
@@ -49,14 +51,27 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/login',
     {
-      config: limited,
+      // Only failed sign-ins count: many people signing in from one address are never refused.
+      onRequest: async (request) => {
+        const wait = await app.signInFailures.retryAfter(request.ip);
+        if (wait > 0) throw tooManyRequests(rateLimitedMessage(wait), wait);
+      },
       schema: {
         tags: ['auth'],
         body: loginRequestSchema,
         response: { 200: tokensResponseSchema, 403: errorResponseSchema, ...errors },
       },
     },
-    async (request) => auth.login(deps, request.body),
+    async (request) => {
+      try {
+        return await auth.login(deps, request.body);
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 401) {
+          await app.signInFailures.recordFailure(request.ip);
+        }
+        throw err;
+      }
+    },
   );
 
   app.post(

@@ -355,3 +355,30 @@ describe.each(testDialects())('auth rate limiting (%s)', (dialect) => {
     await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
   });
 });
+
+describe.each(testDialects())('sign-in limit (%s)', (dialect) => {
+  const LIMIT = 3;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: { AUTH_RATE_LIMIT: String(LIMIT) } });
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, json: unknown) => server.request(path, { method: 'POST', json });
+
+  it('counts failed sign-ins only: many successful ones from one address are never refused', async () => {
+    const email = `office-${dialect}@example.com`;
+    const password = 'long enough pw';
+    expect((await post('/api/register', { email, password })).status).toBe(201);
+    for (let i = 0; i < LIMIT * 3; i++) {
+      const ok = await post('/api/login', { email, password });
+      expect(ok.status, `sign-in ${i + 1}`).toBe(200);
+    }
+    const failures = await attemptsPastLimit(LIMIT, 401, () =>
+      post('/api/login', { email, password: 'wrong password' }),
+    );
+    await expectRateLimited(failures, AUTH_WINDOW_SECONDS);
+    // Refused now, even with the right password, until the window ends.
+    expect((await post('/api/login', { email, password })).status).toBe(429);
+  });
+});

@@ -147,7 +147,11 @@ describe.each(testDialects())('operators (%s)', (dialect) => {
   it('the first account stays the only one: deleting it hands the role to no one', async () => {
     server = await startTestServer({ dialect });
     const founder = await (await register(server, 'founder@example.com')).json();
-    await server.request('/api/delete_account', { method: 'DELETE', token: founder.access_token });
+    await server.request('/api/delete_account', {
+      method: 'DELETE',
+      token: founder.access_token,
+      json: { current_password: PASSWORD },
+    });
     await register(server, 'next@example.com');
     expect(await roleOf(server, 'next@example.com')).toBe('user');
   });

@@ -109,6 +109,35 @@ describe('without any model', () => {
     if (type === 'csv' || type === 'xlsx') expect(body.column).toBe('review');
   });
 
+  it('sentiment of a workbook keeps each sheet to its own column', async () => {
+    const bytes = await makeXlsx({
+      Reviews: [
+        ['id', 'Comment'],
+        ['1', POSITIVE],
+        ['2', NEGATIVE],
+      ],
+      Cover: [['Quarterly report'], ['Prepared by Ada']],
+      Survey: [
+        ['who', 'Feedback'],
+        ['Bob', POSITIVE],
+      ],
+    });
+    const res = await postForm(server, '/api/bulk-sentiment-analysis', token, {
+      file: { name: 'book.xlsx', bytes },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SentimentResponse;
+    expect(body.columns).toEqual([
+      { sheet: 'Reviews', column: 'Comment' },
+      { sheet: 'Survey', column: 'Feedback' },
+    ]);
+    expect(body.items.map((i) => [i.sheet, i.text])).toEqual([
+      ['Reviews', POSITIVE],
+      ['Reviews', NEGATIVE],
+      ['Survey', POSITIVE],
+    ]);
+  });
+
   it('the model-only actions answer 503 and no text means 400', async () => {
     const res = await postForm(server, '/api/summarize', token, {
       file: { name: 'a.txt', bytes: 'Some text.' },

@@ -3,7 +3,7 @@ import type { SentimentLabel, SentimentResponse } from '@inkwell/contract';
 import { documentPieces, splitParagraphs } from './chunking';
 import { clamp, completeIfAvailable, contextOf, modelAvailable, type AiDeps } from './model-calls';
 import type { ExtractResult } from './reader';
-import { pickTextColumn } from './text-column';
+import { hasNamedTextColumn, pickTextColumn } from './text-column';
 
 /**
  * Bulk sentiment: VADER scores each row (csv/xlsx, in the column that holds the text) or each
@@ -25,25 +25,38 @@ export function score(text: string) {
   return { label: label(compound), score: Math.round(compound * 10_000) / 10_000 };
 }
 
-/** The texts to score: one per data row for tables, one per paragraph otherwise. */
-export function sentimentTexts(doc: ExtractResult): { texts: string[]; column?: string } {
-  const sheets = doc.units.filter((u) => u.kind === 'sheet' && u.rows && u.rows.length > 0);
+export interface SentimentTexts {
+  texts: { text: string; sheet?: string }[];
+  column?: string;
+  /** Each sheet's own column (xlsx): a sheet's column is picked from that sheet alone. */
+  columns?: { sheet: string; column: string }[];
+}
+
+/**
+ * The texts to score: one per data row for tables, one per paragraph otherwise. Each sheet's
+ * column is picked from that sheet alone; when some sheets name their text column ("Comment"),
+ * sheets that name none (a cover sheet saying "Prepared by Ada") are left out.
+ */
+export function sentimentTexts(doc: ExtractResult): SentimentTexts {
+  const withRows = doc.units.filter((u) => u.kind === 'sheet' && u.rows && u.rows.length > 0);
+  const named = withRows.filter((u) => hasNamedTextColumn(u.rows!));
+  const sheets = named.length > 0 ? named : withRows;
   if (sheets.length > 0) {
-    const texts: string[] = [];
-    let column: string | undefined;
+    const texts: SentimentTexts['texts'] = [];
+    const columns: { sheet: string; column: string }[] = [];
     for (const sheet of sheets) {
       const pick = pickTextColumn(sheet.rows!);
       if (!pick) continue;
-      column ??= pick.name;
+      columns.push({ sheet: sheet.label, column: pick.name });
       for (const row of sheet.rows!.slice(pick.dataStart)) {
         const cell = (row[pick.index] ?? '').trim();
-        if (cell) texts.push(cell);
+        if (cell) texts.push({ text: cell, sheet: sheet.label });
       }
     }
-    return { texts, column };
+    return { texts, column: columns[0]?.column, columns };
   }
   const pieces = documentPieces(doc.units).map((p) => p.text);
-  return { texts: pieces.length ? pieces : splitParagraphs(doc.text) };
+  return { texts: (pieces.length ? pieces : splitParagraphs(doc.text)).map((text) => ({ text })) };
 }
 
 export async function analyzeSentiment(
@@ -51,8 +64,8 @@ export async function analyzeSentiment(
   doc: ExtractResult,
 ): Promise<SentimentResponse> {
   deps.progress?.stage('scoring');
-  const { texts, column } = sentimentTexts(doc);
-  const scored = texts.slice(0, MAX_ITEMS).map((text) => ({ text, ...score(text) }));
+  const { texts, column, columns } = sentimentTexts(doc);
+  const scored = texts.slice(0, MAX_ITEMS).map((t) => ({ ...t, ...score(t.text) }));
   const mean = scored.reduce((s, i) => s + i.score, 0) / Math.max(1, scored.length);
   const overall = { label: label(mean), score: Math.round(mean * 10_000) / 10_000 };
   const items = scored.map((i) => ({ ...i, text: i.text.slice(0, ITEM_TEXT_CHARS) }));
@@ -63,6 +76,7 @@ export async function analyzeSentiment(
     items,
     ai: false,
     column,
+    columns,
   };
   if (!modelAvailable(deps.ai) || items.length === 0) return plain;
   deps.progress?.stage('writing overview', 1);
@@ -85,7 +99,7 @@ export async function analyzeSentiment(
     ],
     clamp(Math.floor(contextOf(deps) / 8), 96, 400),
   );
-  return response === null ? plain : { response, overall, items, ai: true, column };
+  return response === null ? plain : { response, overall, items, ai: true, column, columns };
 }
 
 function describe(

@@ -6,6 +6,11 @@
 const TEXT_HEADER =
   /\b(text|review|reviews|comment|comments|feedback|message|content|description|body|sentence|opinion|response|answer|tweet|post|note|notes)\b/i;
 
+/** True when a header row names a free-text column ("Comment", "Review", …). */
+export function hasNamedTextColumn(rows: string[][]): boolean {
+  return (rows[0] ?? []).some((h) => TEXT_HEADER.test(h ?? ''));
+}
+
 const isNumeric = (s: string) => /^\s*[-+]?[\d.,%$€£\s:/-]+\s*$/.test(s);
 
 export interface TextColumn {

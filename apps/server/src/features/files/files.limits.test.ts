@@ -90,7 +90,12 @@ describe.each(testDialects())('file limits and refusals (%s)', (dialect) => {
     ] as const) {
       const res = await upload(server, u.token, name, bytes);
       expect(res.status, name).toBe(413);
-      expect(await res.json()).toEqual({ error: TOO_LARGE });
+      const limit = name.endsWith('.txt')
+        ? 'Text files can be at most 2 MB.'
+        : name.endsWith('.csv')
+          ? 'CSV files can be at most 5 MB.'
+          : 'PDF files can be at most 10 MB.';
+      expect(await res.json()).toEqual({ error: `${TOO_LARGE} ${limit}` });
     }
     expect(await leftovers(u.id)).toEqual({ rows: 0, objects: 0 });
     // exactly at the limit is fine

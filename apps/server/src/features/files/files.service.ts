@@ -11,6 +11,7 @@ import { conflict, badRequest, notFound } from '../../lib/http-error';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
 import { extractText, READER_VERSION, type ExtractResult } from '../documents/reader';
+import { DOCX_BLOCKS_MAX_BYTES, docxBlocks } from './docx-blocks';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
@@ -138,6 +139,18 @@ function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult) {
   );
 }
 
+/** The docx's headings, lists and tables; undefined (text only) when too large or unreadable. */
+async function docxLayout(deps: FilesDeps, file: FileRow) {
+  if (file.size > DOCX_BLOCKS_MAX_BYTES) return undefined;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await openObject(deps, file)) chunks.push(chunk as Buffer);
+    return await docxBlocks(Buffer.concat(chunks));
+  } catch {
+    return undefined; // the reader already read its text; the layout is a nicety
+  }
+}
+
 export type PreviewOutcome =
   { kind: 'pdf'; file: FileItem; stream: Readable } | { kind: 'json'; body: PreviewResponse };
 
@@ -155,8 +168,11 @@ export async function previewFile(
   const { text, truncated } = r;
   switch (file.type) {
     case 'txt':
-    case 'docx':
       return { kind: 'json', body: { kind: 'text', type: file.type, text, truncated } };
+    case 'docx': {
+      const blocks = await docxLayout(deps, file);
+      return { kind: 'json', body: { kind: 'text', type: 'docx', text, truncated, blocks } };
+    }
     case 'csv':
     case 'xlsx': {
       const sheets = r.units.map((u) => ({ name: u.label, rows: u.rows ?? [] }));

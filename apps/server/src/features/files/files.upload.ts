@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   ACCOUNT_QUOTA_BYTES,
+  ERROR_MESSAGES,
   FILE_SIZE_LIMITS,
+  fileSizeLimitText,
   UPLOAD_SUCCESS_MESSAGE,
   type UploadFileResponse,
 } from '@inkwell/contract';
@@ -55,7 +57,10 @@ export async function uploadFile(
     quota: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
     deadBefore: deadBefore(lease),
   });
-  const guard = new UploadGuard(type, limit, () => payloadTooLarge());
+  // The spec's 413 text, then the type's own limit.
+  const tooLarge = () =>
+    payloadTooLarge(`${ERROR_MESSAGES.fileTooLarge} ${fileSizeLimitText(type)}`);
+  const guard = new UploadGuard(type, limit, tooLarge);
   guard.holdEndUntil(
     reservation.then((r) => {
       if (!r) throw payloadTooLarge(QUOTA_EXCEEDED_MESSAGE);
@@ -76,7 +81,7 @@ export async function uploadFile(
     await deps.storage.put(storageKey, guard);
     alive.stop(); // finalizing ends the reservation; a refresh racing it would take that for a loss
     const { id } = (await reservation)!; // no reservation failed the stream, so put threw
-    if (upload.file.truncated) throw payloadTooLarge();
+    if (upload.file.truncated) throw tooLarge();
     if (guard.bytes === 0) throw badRequest('The file is empty');
     const base = cleanUploadBase(upload.filename, type);
     const file = await finalizeWithUniqueName(deps, userId, id, base, type, guard.bytes);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   changePasswordRequestSchema,
+  deleteAccountRequestSchema,
   errorResponseSchema,
   successResponseSchema,
   updateUserRequestSchema,
@@ -70,7 +71,18 @@ export async function usersRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/api/delete_account',
-    { ...secured, schema: { ...meta, response: { 200: successResponseSchema, ...errors } } },
-    async (request) => users.deleteAccount(deps, requireUser(request).id),
+    {
+      ...secured,
+      schema: {
+        ...meta,
+        body: deleteAccountRequestSchema,
+        response: { 200: successResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = requireUser(request);
+      await users.checkCurrentPassword(deps, id, request.body.current_password);
+      return users.deleteAccount(deps, id);
+    },
   );
 }

@@ -146,6 +146,19 @@ export async function exportUserData(deps: UsersDeps, userId: number): Promise<s
   return toCsv(rows);
 }
 
+/** Refuses (400, like a wrong password on the email change) unless `password` is the user's. */
+export async function checkCurrentPassword(
+  deps: Pick<UsersDeps, 'db'>,
+  userId: number,
+  password: string,
+) {
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user) throw unauthorized();
+  if (!(await verifyPassword(user.password_hash, password))) {
+    throw badRequest('Current password is incorrect');
+  }
+}
+
 /** Removes the user and everything they own: rows (cascade) and stored files. */
 export async function deleteAccount(deps: Pick<UsersDeps, 'db' | 'storage'>, userId: number) {
   // Its jobs' inputs live under jobs/<id>/, outside users/<id>/: they go first, while the rows

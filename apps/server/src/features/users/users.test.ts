@@ -229,9 +229,26 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
       })
       .execute();
 
+    // The password is asked for, and checked: a wrong or missing one deletes nothing.
+    const wrong = await server.request('/api/delete_account', {
+      method: 'DELETE',
+      token: user.token,
+      json: { current_password: 'not my password' },
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: 'Current password is incorrect' });
+    const missing = await server.request('/api/delete_account', {
+      method: 'DELETE',
+      token: user.token,
+      json: {},
+    });
+    expect(missing.status).toBe(400);
+    expect((await server.request('/api/user', { token: user.token })).status).toBe(200);
+
     const res = await server.request('/api/delete_account', {
       method: 'DELETE',
       token: user.token,
+      json: { current_password: user.password },
     });
     expect(res.status).toBe(200);
     for (const table of ['users', 'files', 'refresh_tokens', 'chat_messages'] as const) {

@@ -6,7 +6,7 @@ import { followJob } from '../../lib/progress-request';
 import type { RememberedJob } from '../../lib/remembered-jobs';
 import { analyzeSite } from './api/analyze-site';
 import { SiteResult } from './components/SiteResult';
-import { ANALYSIS_MESSAGES } from './analysis-messages';
+import { ANALYSIS_MESSAGES, analysisFailedText } from './analysis-messages';
 
 const stepText = (url: string) => `Analyzing the whole site of ${url}...`;
 
@@ -38,7 +38,7 @@ function settle(url: string, step: WorkStep, outcome: () => Promise<SiteAnalysis
         type: 'system',
         text: cancelledText(`analysis of the whole site of ${url}.`),
       }),
-    failed: () => conversation.add({ type: 'error', text: ANALYSIS_MESSAGES.failed }),
+    failed: (err) => conversation.add({ type: 'error', text: analysisFailedText(err) }),
     done: ({ site_analysis: analysis }) => {
       conversation.add({
         type: 'system',

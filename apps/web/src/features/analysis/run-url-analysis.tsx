@@ -13,7 +13,7 @@ import { analyzeAccessibility } from './api/analyze-accessibility';
 import { analyzeSeo } from './api/analyze-seo';
 import { AccessibilityResult } from './components/AccessibilityResult';
 import { SeoResult } from './components/SeoResult';
-import { ANALYSIS_MESSAGES } from './analysis-messages';
+import { ANALYSIS_MESSAGES, analysisFailedText } from './analysis-messages';
 
 type Outcome = { insights: string; extra: ReactNode };
 
@@ -59,7 +59,7 @@ function settle(url: string, step: WorkStep, outcome: () => Promise<Outcome>) {
   return settleWork(step, outcome, {
     cancelled: () =>
       conversation.add({ type: 'system', text: cancelledText(`analysis of ${url}.`) }),
-    failed: () => conversation.add({ type: 'error', text: ANALYSIS_MESSAGES.failed }),
+    failed: (err) => conversation.add({ type: 'error', text: analysisFailedText(err) }),
     done: (result) =>
       conversation.add({
         type: 'ai',

@@ -4,6 +4,7 @@ export type FileMenuAction =
   | 'proofread'
   | 'analyzeSentiment'
   | 'summarize'
+  | 'askQuestions'
   | 'translate'
   | 'download'
   | 'rename'
@@ -13,14 +14,18 @@ export type FileMenuAction =
 /** The AI actions the menu hands to the routes (the documents feature runs them). */
 export type FileDocumentAction = Extract<
   FileMenuAction,
-  'proofread' | 'analyzeSentiment' | 'summarize' | 'translate'
+  'proofread' | 'analyzeSentiment' | 'summarize' | 'askQuestions' | 'translate'
 >;
+
+/** Why some entries cannot be used now ("No language model is available…"): shown, disabled. */
+export type UnavailableActions = Partial<Record<FileMenuAction, string>>;
 
 export const MENU_LABELS: Record<FileMenuAction, string> = {
   open: 'Open',
   proofread: 'Proofread',
   analyzeSentiment: 'Sentiment Analysis',
   summarize: 'Summarize',
+  askQuestions: 'Ask Questions',
   translate: 'Translate',
   download: 'Download',
   rename: 'Rename',
@@ -33,4 +38,8 @@ export const FULL_MENU = Object.keys(MENU_LABELS) as FileMenuAction[];
 export const PANEL_MENU: FileMenuAction[] = ['open', 'download', 'rename', 'delete', 'deleteAll'];
 
 export const isDocumentAction = (a: FileMenuAction): a is FileDocumentAction =>
-  a === 'proofread' || a === 'analyzeSentiment' || a === 'summarize' || a === 'translate';
+  a === 'proofread' ||
+  a === 'analyzeSentiment' ||
+  a === 'summarize' ||
+  a === 'askQuestions' ||
+  a === 'translate';

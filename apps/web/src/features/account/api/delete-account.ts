@@ -1,8 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-export async function deleteAccount(): Promise<void> {
-  await apiRequest('delete_account', { method: 'DELETE' });
+import type { DeleteAccountRequest } from '@inkwell/contract';
+
+/** The password is sent again: the server checks it, as the email change does. */
+export async function deleteAccount(body: DeleteAccountRequest): Promise<void> {
+  await apiRequest('delete_account', { method: 'DELETE', body });
 }
 
 export function useDeleteAccount() {

@@ -194,6 +194,9 @@ describe('AccountPage password and data', () => {
     localStorage.setItem('something', 'else');
     await user.click(await screen.findByRole('button', { name: 'Delete your account' }));
     const dialog = within(screen.getByRole('dialog', { name: 'Delete your account?' }));
+    // Nothing is sent until the password is typed.
+    expect(dialog.getByRole('button', { name: 'Delete account' })).toBeDisabled();
+    await user.type(dialog.getByLabelText('Current password'), 'my password');
     await user.click(dialog.getByRole('button', { name: 'Delete account' }));
     expect(
       await dialog.findByText('Error deleting account, please try again.'),

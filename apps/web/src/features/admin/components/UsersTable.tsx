@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -11,6 +9,8 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { AdminUser } from '@inkwell/contract';
 import type { Feedback } from '../../../components/ui/FeedbackSnackbar';
 import { visuallyHidden } from '../../../components/ui/visually-hidden';
@@ -20,6 +20,8 @@ import { useAdminUsers } from '../api/get-admin-users';
 import { useSetUserDisabled } from '../api/set-user-disabled';
 import { formatBytes, formatDateTime } from '../format';
 import { DeleteUserDialog } from './DeleteUserDialog';
+import { UserCards } from './UserCards';
+import { UserRowActions } from './UserRowActions';
 
 const COLUMNS = ['User', 'Role', 'Created', 'Last seen', 'Files', 'Storage', 'Prompts today'];
 
@@ -35,85 +37,72 @@ export function UsersTable({
   const toggle = useSetUserDisabled();
   const remove = useDeleteUser();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  // Phones get cards: a table of nine columns cannot fit 390 px.
+  const narrow = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   const failed = (err: Error) =>
     onFeedback({
       message: err instanceof ApiError ? (err.serverMessage ?? err.message) : err.message,
       severity: 'error',
     });
 
+  const actions = (u: AdminUser) => (
+    <UserRowActions
+      user={u}
+      self={u.email === currentUserEmail}
+      busy={toggle.isPending}
+      onToggle={() => toggle.mutate({ id: u.id, disabled: !u.disabled }, { onError: failed })}
+      onDelete={() => setDeleting(u)}
+    />
+  );
+
   if (isPending) return <CircularProgress aria-label="Loading users" />;
   if (isError) return <Alert severity="error">Error loading the users, please try again.</Alert>;
   return (
     <>
-      <TableContainer>
-        <Table size="small" aria-label="Users">
-          <TableHead>
-            <TableRow>
-              {[...COLUMNS, 'Status'].map((c) => (
-                <TableCell key={c}>{c}</TableCell>
-              ))}
-              <TableCell>
-                <Box component="span" sx={visuallyHidden}>
-                  Actions
-                </Box>
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {users.map((u) => {
-              const self = u.email === currentUserEmail;
-              return (
-                <TableRow key={u.id}>
-                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
-                    <Typography variant="body2">
-                      {`${u.first_name} ${u.last_name}`.trim()}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {u.email}
-                    </Typography>
-                  </TableCell>
-                  <TableCell>{u.role}</TableCell>
-                  <TableCell>{formatDateTime(u.created_at)}</TableCell>
-                  <TableCell>{formatDateTime(u.last_seen_at)}</TableCell>
-                  <TableCell align="right">{u.files}</TableCell>
-                  <TableCell align="right">{formatBytes(u.storage_bytes)}</TableCell>
-                  <TableCell align="right">{u.prompts_today}</TableCell>
-                  <TableCell>{u.disabled ? 'Disabled' : 'Active'}</TableCell>
-                  <TableCell>
-                    {self ? (
-                      <Typography variant="body2" color="text.secondary">
-                        You
+      {narrow ? (
+        <UserCards users={users} renderActions={actions} />
+      ) : (
+        <TableContainer>
+          <Table size="small" aria-label="Users">
+            <TableHead>
+              <TableRow>
+                {[...COLUMNS, 'Status'].map((c) => (
+                  <TableCell key={c}>{c}</TableCell>
+                ))}
+                <TableCell>
+                  <Box component="span" sx={visuallyHidden}>
+                    Actions
+                  </Box>
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {users.map((u) => {
+                return (
+                  <TableRow key={u.id}>
+                    <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                      <Typography variant="body2">
+                        {`${u.first_name} ${u.last_name}`.trim()}
                       </Typography>
-                    ) : (
-                      <Stack direction="row" spacing={1}>
-                        <Button
-                          size="small"
-                          variant="outlined"
-                          aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${u.email}`}
-                          disabled={toggle.isPending}
-                          onClick={() =>
-                            toggle.mutate({ id: u.id, disabled: !u.disabled }, { onError: failed })
-                          }
-                        >
-                          {u.disabled ? 'Enable' : 'Disable'}
-                        </Button>
-                        <Button
-                          size="small"
-                          color="error"
-                          aria-label={`Delete ${u.email}`}
-                          onClick={() => setDeleting(u)}
-                        >
-                          Delete
-                        </Button>
-                      </Stack>
-                    )}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
+                      <Typography variant="body2" color="text.secondary">
+                        {u.email}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>{u.role}</TableCell>
+                    <TableCell>{formatDateTime(u.created_at)}</TableCell>
+                    <TableCell>{formatDateTime(u.last_seen_at)}</TableCell>
+                    <TableCell align="right">{u.files}</TableCell>
+                    <TableCell align="right">{formatBytes(u.storage_bytes)}</TableCell>
+                    <TableCell align="right">{u.prompts_today}</TableCell>
+                    <TableCell>{u.disabled ? 'Disabled' : 'Active'}</TableCell>
+                    <TableCell>{actions(u)}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <DeleteUserDialog
         email={deleting?.email ?? null}
         pending={remove.isPending}

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import { BANNER_OFFSET } from '../../../theme/theme';
 import { useLatestAlert } from '../api/get-latest-alert';
 
-/** The server's latest alert under the top bar (64 px from the top), until the user closes it. */
+/**
+ * The server's latest alert right under the top bar (64 px from the top, the Toolbar above it), until the user closes it. It
+ * sits in the page's flow: it pushes the conversation down rather than covering its top.
+ */
 export function AlertBanner() {
   const { data } = useLatestAlert();
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -13,15 +15,7 @@ export function AlertBanner() {
   const key = `${data.title ?? ''}|${data.message}`;
   if (dismissed === key) return null;
   return (
-    <Box
-      sx={{
-        position: 'sticky',
-        top: BANNER_OFFSET,
-        zIndex: (t) => t.zIndex.appBar - 1,
-        px: { xs: 1, sm: 2 },
-        pt: 1,
-      }}
-    >
+    <Box sx={{ px: { xs: 1, sm: 2 }, pt: 1 }}>
       <Alert
         severity={data.severity ?? 'info'}
         variant="filled"

@@ -29,4 +29,31 @@ describe('AccessibilityResult', () => {
     render(<AccessibilityResult analysis={analysis({ mode: 'chromium' })} />);
     expect(screen.queryByText(/Checked without a browser/)).toBeNull();
   });
+
+  it('says where each finding is: the selector and the HTML of every element', () => {
+    render(
+      <AccessibilityResult
+        analysis={analysis({
+          violations: [
+            {
+              id: 'image-alt',
+              impact: 'critical',
+              description: 'Images must have alternate text.',
+              help_url: 'https://dequeuniversity.com/rules/axe/4.10/image-alt',
+              count: 2,
+              examples: ['#hero > img', '.logo'],
+              nodes: [
+                { selector: '#hero > img', snippet: '<img src="boat.jpg">' },
+                { selector: '.logo', snippet: '<img class="logo" src="l.png">' },
+              ],
+            },
+          ],
+        })}
+      />,
+    );
+    const list = screen.getByRole('list', { name: 'Elements failing image-alt' });
+    expect(list).toHaveTextContent('#hero > img');
+    expect(list).toHaveTextContent('<img src="boat.jpg">');
+    expect(list).toHaveTextContent('<img class="logo" src="l.png">');
+  });
 });

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { AccessibilityAnalysis, AxeImpact } from '@inkwell/contract';
+import { ViolationNodes } from './ViolationNodes';
 
 const IMPACTS: (AxeImpact | null)[] = ['critical', 'serious', 'moderate', 'minor', null];
 
@@ -35,6 +36,7 @@ export function AccessibilityResult({ analysis }: { analysis: AccessibilityAnaly
                     </Link>
                     {`: ${v.description} (${v.count} ${v.count === 1 ? 'element' : 'elements'})`}
                   </Typography>
+                  <ViolationNodes violation={v} />
                 </li>
               ))}
             </Box>

@@ -31,8 +31,8 @@ export function SiteResult({ analysis }: { analysis: SiteAnalysis }) {
           {analysis.issues.map((i) => (
             <li key={`${i.audit}:${i.id}`}>
               <Typography variant="body2">
-                {`${i.audit === 'seo' ? 'SEO' : 'Accessibility'} · ${i.id}: ${i.description} — ` +
-                  `${i.pages_affected} of ${analysis.pages.length} page(s)`}
+                {`${i.audit === 'seo' ? 'SEO' : 'Accessibility'} · ${i.id}: ${i.description} on ` +
+                  `${i.pages_affected} of ${analysis.pages.length} ${analysis.pages.length === 1 ? 'page' : 'pages'}`}
               </Typography>
               <Typography
                 variant="body2"

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -9,6 +9,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { PageContainer } from '../../../components/ui/PageContainer';
 import { PasswordField } from '../../../components/ui/PasswordField';
 import { ApiError } from '../../../lib/api-client';
+import { session } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AUTH_MESSAGES, hasErrors, type FieldErrors } from '../validate';
 
@@ -18,6 +19,9 @@ export function LoginPage() {
   const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const login = useLogin();
   const navigate = useNavigate();
+  // Why the server signed this person out (a disabled account), shown once, here.
+  const [endedReason] = useState(() => session.getSnapshot().endedReason);
+  useEffect(() => () => session.forgetEndedReason(), []);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -38,6 +42,7 @@ export function LoginPage() {
   return (
     <PageContainer title="Sign in">
       <Stack component="form" spacing={2} onSubmit={onSubmit} noValidate>
+        {endedReason && !login.error && <Alert severity="warning">{endedReason}</Alert>}
         <TextField
           label="Email"
           type="email"

@@ -32,6 +32,8 @@ export function RegisterPage() {
   // An invitation link (/register?invite=…&email=…) carries its token and the invited address.
   const [query] = useSearchParams();
   const invite = query.get('invite') ?? undefined;
+  // The end of an account deletion (/register?account=deleted): say it is done.
+  const deleted = query.get('account') === 'deleted';
   const [values, setValues] = useState<Record<Field, string>>({
     first_name: '',
     last_name: '',
@@ -75,6 +77,11 @@ export function RegisterPage() {
   return (
     <PageContainer title="Sign Up">
       <Stack component="form" spacing={2} onSubmit={onSubmit} noValidate>
+        {deleted && (
+          <Alert severity="success">
+            Your account has been deleted, with your files and chat history.
+          </Alert>
+        )}
         {invite && (
           <Alert severity="info">You are signing up with an invitation; it works once.</Alert>
         )}

@@ -29,9 +29,29 @@ describe('the text of a progress bar', () => {
     expect(describeProgress(p({ done: 5, total: 5, eta_s: 0 }))).toBe('Summarizing: part 5 of 5');
   });
 
-  it('says how many requests of others go first', () => {
+  it('tells the one who waits how many requests go before theirs, and about how long', () => {
     expect(describeQueue(p({ queued_ahead: 0 }))).toBeNull();
-    expect(describeQueue(p({ queued_ahead: 1 }))).toBe('1 request of others goes first');
-    expect(describeQueue(p({ queued_ahead: 3 }))).toBe('3 requests of others go first');
+    expect(describeQueue(p({ queued_ahead: 1, running: 0 }))).toBe('1 request goes before yours');
+    expect(describeQueue(p({ queued_ahead: 2, running: 0, queue_wait_s: 40 }))).toBe(
+      '2 requests go before yours, about 40 s',
+    );
+    // Counting down between events.
+    expect(describeQueue(p({ queued_ahead: 2, running: 0, queue_wait_s: 40 }), 15)).toBe(
+      '2 requests go before yours, about 25 s',
+    );
+    // Work whose call runs waits for nobody.
+    expect(describeQueue(p({ queued_ahead: 1, running: 1 }))).toBeNull();
+  });
+
+  it('shows the part running, or the part waiting to start, with the time counting down', () => {
+    expect(describeProgress(p({ done: 0, total: 1, queued_ahead: 2, running: 0 }))).toBe(
+      'Summarizing: waiting to start part 1 of 1',
+    );
+    expect(describeProgress(p({ done: 0, total: 6, running: 1, eta_s: 120 }), 50)).toBe(
+      'Summarizing: part 1 of 6, about 1 min left',
+    );
+    expect(describeProgress(p({ done: 0, total: 6, running: 1, eta_s: 40 }), 23)).toBe(
+      'Summarizing: part 1 of 6, about 17 s left',
+    );
   });
 });

@@ -1,25 +1,55 @@
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import type { ProgressEvent } from '@inkwell/contract';
 
-/** "part 12 of 87, about 3 min left": what long work shows under its step while it runs. */
-export function describeProgress(p: ProgressEvent): string {
+/**
+ * "part 12 of 87, about 3 min left": what long work shows under its step while it runs. The time
+ * left counts down with `elapsedS`, the seconds since the event arrived, and never below 1 s.
+ */
+export function describeProgress(p: ProgressEvent, elapsedS = 0): string {
   const parts: string[] = [];
-  if (p.total > 0) parts.push(`part ${Math.min(p.done + 1, p.total)} of ${p.total}`);
+  const waiting = p.running === 0 && p.queued_ahead > 0;
+  if (p.total > 0) {
+    const part = `part ${Math.min(p.done + 1, p.total)} of ${p.total}`;
+    parts.push(waiting ? `waiting to start ${part}` : part);
+  }
   if (p.eta_s !== null && p.eta_s > 0 && p.done < p.total)
-    parts.push(`about ${duration(p.eta_s)} left`);
+    parts.push(`about ${duration(Math.max(1, p.eta_s - elapsedS))} left`);
   const line = parts.join(', ');
   const stage = p.stage.charAt(0).toUpperCase() + p.stage.slice(1);
   return line ? `${stage}: ${line}` : `${stage}…`;
 }
 
-export function describeQueue(p: ProgressEvent): string | null {
-  if (p.queued_ahead <= 0) return null;
-  return p.queued_ahead === 1
-    ? '1 request of others goes first'
-    : `${p.queued_ahead} requests of others go first`;
+/** "2 requests go before yours, about 40 s": only for work that waits for others' calls. */
+export function describeQueue(p: ProgressEvent, elapsedS = 0): string | null {
+  if (p.queued_ahead <= 0 || p.running) return null;
+  const count =
+    p.queued_ahead === 1
+      ? '1 request goes before yours'
+      : `${p.queued_ahead} requests go before yours`;
+  const wait = p.queue_wait_s;
+  return wait !== null && wait !== undefined && wait > 0
+    ? `${count}, about ${duration(Math.max(1, wait - elapsedS))}`
+    : count;
+}
+
+/** Seconds since `progress` arrived, ticking each second while it has a time to count down. */
+function useSecondsSince(progress: ProgressEvent | null): number {
+  const [tick, setTick] = useState<{ of: ProgressEvent | null; s: number }>({ of: null, s: 0 });
+  useEffect(() => {
+    if (!progress || (!progress.eta_s && !progress.queue_wait_s)) return;
+    const arrived = Date.now();
+    const timer = setInterval(
+      () => setTick({ of: progress, s: (Date.now() - arrived) / 1000 }),
+      1000,
+    );
+    return () => clearInterval(timer);
+  }, [progress]);
+  // A new event starts from its own figures.
+  return tick.of === progress ? tick.s : 0;
 }
 
 function duration(seconds: number): string {
@@ -40,10 +70,11 @@ export function WorkProgress({
   /** What the work is, for the bar's accessible name. */
   label: string;
 }) {
+  const elapsed = useSecondsSince(progress);
   const determinate = progress !== null && progress.total > 0;
   const value = determinate ? (100 * progress.done) / progress.total : undefined;
-  const text = progress ? describeProgress(progress) : 'Starting…';
-  const queue = progress ? describeQueue(progress) : null;
+  const text = progress ? describeProgress(progress, elapsed) : 'Starting…';
+  const queue = progress ? describeQueue(progress, elapsed) : null;
   return (
     <Box sx={{ mt: 1, minWidth: { xs: 200, sm: 320 } }}>
       <LinearProgress

@@ -16,14 +16,23 @@ const COLORS: Record<SentimentLabel, string> = {
 const MAX_ROWS = 100;
 
 /** Overall score, a bar per label (plain CSS, no chart library) and a table of the items. */
+function columnsText(result: SentimentResponse): string {
+  const sheets = result.columns ?? [];
+  if (sheets.length > 1) {
+    return ` · ${sheets.map((c) => `sheet “${c.sheet}”, column “${c.column}”`).join('; ')}`;
+  }
+  return result.column ? ` · column “${result.column}”` : '';
+}
+
 export function SentimentResult({ result }: { result: SentimentResponse }) {
+  const bySheet = (result.columns?.length ?? 0) > 1;
   const counts = LABELS.map((l) => result.items.filter((i) => i.label === l).length);
   const total = Math.max(1, result.items.length);
   return (
     <Box sx={{ mt: 1 }}>
       <Typography variant="subtitle2" component="p">
         {`Overall: ${result.overall.label} (${result.overall.score.toFixed(2)})`}
-        {result.column ? ` · column “${result.column}”` : ''}
+        {columnsText(result)}
       </Typography>
       <Box
         component="ul"
@@ -61,6 +70,7 @@ export function SentimentResult({ result }: { result: SentimentResponse }) {
           <Table size="small">
             <TableHead>
               <TableRow>
+                {bySheet && <TableCell>Sheet</TableCell>}
                 <TableCell>Text</TableCell>
                 <TableCell>Sentiment</TableCell>
                 <TableCell align="right">Score</TableCell>
@@ -69,6 +79,7 @@ export function SentimentResult({ result }: { result: SentimentResponse }) {
             <TableBody>
               {result.items.slice(0, MAX_ROWS).map((item, i) => (
                 <TableRow key={i}>
+                  {bySheet && <TableCell>{item.sheet}</TableCell>}
                   <TableCell>{item.text}</TableCell>
                   <TableCell>{item.label}</TableCell>
                   <TableCell align="right">{item.score.toFixed(2)}</TableCell>

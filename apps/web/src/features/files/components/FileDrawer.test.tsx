@@ -80,6 +80,7 @@ describe('file drawer', () => {
       'Proofread',
       'Sentiment Analysis',
       'Summarize',
+      'Ask Questions',
       'Translate',
       'Download',
       'Rename',
@@ -234,7 +235,11 @@ describe('file drawer', () => {
     const big = new File(['x'], 'big.txt');
     Object.defineProperty(big, 'size', { value: 3 * 1024 * 1024 });
     fireEvent.change(input, { target: { files: [big] } });
-    expect(await screen.findByText('File size exceeds the allowed limit.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'File size exceeds the allowed limit. Text files can be at most 2 MB.',
+      ),
+    ).toBeInTheDocument();
     expect(callsTo(fetchMock, 'upload_file')).toHaveLength(0);
   });
 

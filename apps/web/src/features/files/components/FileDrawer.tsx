@@ -7,7 +7,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import Close from '@mui/icons-material/Close';
 import type { FileItem } from '@inkwell/contract';
-import type { FileDocumentAction } from '../file-menu-actions';
+import type { FileDocumentAction, UnavailableActions } from '../file-menu-actions';
 
 const FileDrawerContent = lazy(() =>
   import('./FileDrawerContent').then((m) => ({ default: m.FileDrawerContent })),
@@ -17,10 +17,13 @@ const FileDrawerContent = lazy(() =>
 export function FileDrawer({
   open,
   onClose,
+  unavailable,
   onDocumentAction,
 }: {
   open: boolean;
   onClose: () => void;
+  /** Actions that cannot run now (no model), with the reason shown in the menu. */
+  unavailable?: UnavailableActions;
   onDocumentAction?: (action: FileDocumentAction, file: FileItem) => void;
 }) {
   return (
@@ -49,6 +52,7 @@ export function FileDrawer({
         {open && (
           <Suspense fallback={<CircularProgress size={24} aria-label="Loading files" />}>
             <FileDrawerContent
+              unavailable={unavailable}
               onDocumentAction={(action, file) => {
                 onClose();
                 onDocumentAction?.(action, file);

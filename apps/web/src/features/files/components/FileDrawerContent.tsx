@@ -5,7 +5,7 @@ import CloudUpload from '@mui/icons-material/CloudUpload';
 import type { FileItem } from '@inkwell/contract';
 import { UPLOAD_ACCEPT } from '../../../lib/validate-upload';
 import { useMyFiles } from '../api/get-my-files';
-import { FULL_MENU, type FileDocumentAction } from '../file-menu-actions';
+import { FULL_MENU, type FileDocumentAction, type UnavailableActions } from '../file-menu-actions';
 import { useUpload } from '../hooks/use-upload';
 import { FileManager } from './FileManager';
 import { StorageUsage } from './StorageUsage';
@@ -13,8 +13,10 @@ import { UploadStatusDialog } from './UploadStatusDialog';
 
 /** The body of the file drawer: Upload File, storage used, and the file list. */
 export function FileDrawerContent({
+  unavailable,
   onDocumentAction,
 }: {
+  unavailable?: UnavailableActions;
   onDocumentAction?: (action: FileDocumentAction, file: FileItem) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
@@ -44,7 +46,7 @@ export function FileDrawerContent({
         Upload File
       </Button>
       {files.data && <StorageUsage used={files.data.used_bytes} quota={files.data.quota_bytes} />}
-      <FileManager menu={FULL_MENU} onDocumentAction={onDocumentAction} />
+      <FileManager menu={FULL_MENU} unavailable={unavailable} onDocumentAction={onDocumentAction} />
       {status && <UploadStatusDialog status={status} onClose={clear} />}
     </Box>
   );

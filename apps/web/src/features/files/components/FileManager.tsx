@@ -6,6 +6,7 @@ import {
   isDocumentAction,
   type FileDocumentAction,
   type FileMenuAction,
+  type UnavailableActions,
 } from '../file-menu-actions';
 import { useFileCommands } from '../hooks/use-file-commands';
 import { FileList } from './FileList';
@@ -28,11 +29,13 @@ type Dialog =
 export function FileManager({
   menu,
   dense,
+  unavailable,
   onDocumentAction,
 }: {
   menu: FileMenuAction[];
   dense?: boolean;
-  /** Proofread, Sentiment Analysis, Summarize, Translate: run by the routes. */
+  unavailable?: UnavailableActions;
+  /** Proofread, Sentiment Analysis, Summarize, Ask Questions, Translate: run by the routes. */
   onDocumentAction?: (action: FileDocumentAction, file: FileItem) => void;
 }) {
   const files = useMyFiles();
@@ -64,6 +67,7 @@ export function FileManager({
         anchor={menuFor?.anchor ?? null}
         fileName={menuFor?.file.file_name ?? ''}
         actions={menu.filter((a) => !isDocumentAction(a) || onDocumentAction)}
+        unavailable={unavailable}
         onSelect={(a) => menuFor && select(a, menuFor.file)}
         onClose={() => setMenuFor(null)}
       />

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { PreviewResponse } from '@inkwell/contract';
+import { DocxBlocks } from './DocxBlocks';
 
 /**
  * Text (txt, docx), slides (pptx), tables (csv, xlsx) and a pdf's pages as text (`?format=text`,
@@ -16,7 +17,11 @@ export function PreviewBody({ preview, zoom }: { preview: PreviewResponse; zoom:
     return (
       <Box sx={{ fontSize: zoom }}>
         {note}
-        <Box sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{preview.text}</Box>
+        {preview.blocks?.length ? (
+          <DocxBlocks blocks={preview.blocks} />
+        ) : (
+          <Box sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{preview.text}</Box>
+        )}
       </Box>
     );
   }

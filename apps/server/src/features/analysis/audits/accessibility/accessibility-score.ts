@@ -93,8 +93,13 @@ export interface AxeRawResult {
   help: string;
   description: string;
   helpUrl: string;
-  nodes: Array<{ target: unknown[] }>;
+  nodes: Array<{ target: unknown[]; html?: string }>;
 }
+
+const MAX_NODES = 20;
+const SNIPPET_CHARS = 300;
+const snippet = (html: string) =>
+  html.length > SNIPPET_CHARS ? `${html.slice(0, SNIPPET_CHARS - 1)}…` : html;
 
 const IMPACT_ORDER: Record<string, number> = { critical: 0, serious: 1, moderate: 2, minor: 3 };
 
@@ -107,6 +112,11 @@ export function toViolations(results: AxeRawResult[]): AccessibilityViolation[] 
       help_url: v.helpUrl,
       count: v.nodes.length,
       examples: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(' ')),
+      // Where, as Lighthouse shows it: each element's selector and the start of its HTML.
+      nodes: v.nodes.slice(0, MAX_NODES).map((n) => ({
+        selector: n.target.map(String).join(' '),
+        snippet: snippet(n.html ?? ''),
+      })),
     }))
     .sort((a, b) => (IMPACT_ORDER[a.impact ?? ''] ?? 4) - (IMPACT_ORDER[b.impact ?? ''] ?? 4));
 }

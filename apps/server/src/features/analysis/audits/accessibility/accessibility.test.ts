@@ -35,6 +35,10 @@ describe('accessibility analysis (axe-core in jsdom)', () => {
       ]),
     );
     expect(byId['image-alt']).toMatchObject({ impact: 'critical', count: 1, examples: ['img'] });
+    // Where: the selector and the element's HTML, for each element.
+    expect(byId['image-alt']!.nodes).toEqual([
+      { selector: 'img', snippet: expect.stringMatching(/^<img\b/) as unknown as string },
+    ]);
     expect(byId['image-alt']!.help_url).toMatch(/^https:\/\/dequeuniversity\.com\/rules\/axe\//);
     // Most severe first.
     expect(result.violations[0]!.impact).toBe('critical');

@@ -134,36 +134,46 @@ function viewport(page: SeoPage): Verdict {
       };
 }
 
-const EXTRA: Array<[string, string, (p: SeoPage) => Verdict]> = [
-  ['heading-outline', 'Headings form a consistent outline', headingOutline],
-  ['single-h1', 'Page has exactly one <h1>', singleH1],
-  ['open-graph', 'Open Graph tags are present', openGraph],
-  ['twitter-card', 'Twitter card tag is present', twitterCard],
+// Passing title, then the title that says what is wrong (like Lighthouse's failureTitle).
+const EXTRA: Array<[string, string, string, (p: SeoPage) => Verdict]> = [
+  [
+    'heading-outline',
+    'Headings form a consistent outline',
+    'Headings skip levels or form no outline',
+    headingOutline,
+  ],
+  ['single-h1', 'Page has exactly one <h1>', 'Page does not have exactly one <h1>', singleH1],
+  ['open-graph', 'Open Graph tags are present', 'Open Graph tags are missing', openGraph],
+  ['twitter-card', 'Twitter card tag is present', 'Twitter card tag is missing', twitterCard],
   [
     'title-length',
     'Title length is within limits',
+    'Title length is outside the limits',
     (p) =>
       lengthCheck(p.document.querySelector('title')?.textContent?.trim(), 'title', TITLE_LENGTH),
   ],
   [
     'meta-description-length',
     'Meta description length is within limits',
+    'Meta description length is outside the limits',
     (p) =>
       lengthCheck(meta(p.document, 'name', 'description'), 'meta description', DESCRIPTION_LENGTH),
   ],
-  ['thin-content', 'Page has enough text content', thinContent],
-  ['mixed-content', 'No mixed content', mixedContent],
-  ['viewport', 'Has a viewport meta tag', viewport],
+  ['thin-content', 'Page has enough text content', 'Page has too little text content', thinContent],
+  ['mixed-content', 'No mixed content', 'Page loads mixed content', mixedContent],
+  [
+    'viewport',
+    'Has a viewport meta tag',
+    'Viewport meta tag is missing or sets no width',
+    viewport,
+  ],
 ];
 
 export function extraSeoAudits(page: SeoPage): ScoredAudit[] {
-  return EXTRA.map(([id, title, run]) => ({
-    id,
-    title,
-    weight: 0,
-    applicable: true,
-    ...run(page),
-  }));
+  return EXTRA.map(([id, title, failureTitle, run]) => {
+    const v = run(page);
+    return { id, title: v.passed ? title : failureTitle, weight: 0, applicable: true, ...v };
+  });
 }
 
 /** Lighthouse's category score: weighted mean of the applicable audits, 0–100. */

@@ -156,26 +156,75 @@ function structuredData(page: SeoPage): Verdict {
 }
 
 // Lighthouse 12 weights: is-crawlable heaviest, structured-data a manual audit outside the score.
-const LIGHTHOUSE_SEO: Array<[string, string, number, (p: SeoPage) => Verdict]> = [
-  ['is-crawlable', 'Page isn’t blocked from indexing', 4.043478261, isCrawlable],
-  ['document-title', 'Document has a <title> element', 1, documentTitle],
-  ['meta-description', 'Document has a meta description', 1, metaDescription],
-  ['http-status-code', 'Page has successful HTTP status code', 1, httpStatusCode],
-  ['link-text', 'Links have descriptive text', 1, linkText],
-  ['crawlable-anchors', 'Links are crawlable', 1, crawlableAnchors],
-  ['robots-txt', 'robots.txt is valid', 1, robotsTxt],
-  ['image-alt', 'Image elements have [alt] attributes', 1, imageAlt],
-  ['hreflang', 'Document has a valid hreflang', 1, hreflang],
-  ['canonical', 'Document has a valid rel=canonical', 1, canonical],
-  ['structured-data', 'Structured data (JSON-LD) is valid', 0, structuredData],
+// Each audit has Lighthouse's two titles: what passing looks like, and what is wrong when it fails.
+const LIGHTHOUSE_SEO: Array<[string, string, string, number, (p: SeoPage) => Verdict]> = [
+  [
+    'is-crawlable',
+    'Page isn’t blocked from indexing',
+    'Page is blocked from indexing',
+    4.043478261,
+    isCrawlable,
+  ],
+  [
+    'document-title',
+    'Document has a <title> element',
+    'Document doesn’t have a <title> element',
+    1,
+    documentTitle,
+  ],
+  [
+    'meta-description',
+    'Document has a meta description',
+    'Document does not have a meta description',
+    1,
+    metaDescription,
+  ],
+  [
+    'http-status-code',
+    'Page has successful HTTP status code',
+    'Page has unsuccessful HTTP status code',
+    1,
+    httpStatusCode,
+  ],
+  ['link-text', 'Links have descriptive text', 'Links do not have descriptive text', 1, linkText],
+  ['crawlable-anchors', 'Links are crawlable', 'Links are not crawlable', 1, crawlableAnchors],
+  ['robots-txt', 'robots.txt is valid', 'robots.txt is not valid', 1, robotsTxt],
+  [
+    'image-alt',
+    'Image elements have [alt] attributes',
+    'Image elements do not have [alt] attributes',
+    1,
+    imageAlt,
+  ],
+  [
+    'hreflang',
+    'Document has a valid hreflang',
+    'Document doesn’t have a valid hreflang',
+    1,
+    hreflang,
+  ],
+  [
+    'canonical',
+    'Document has a valid rel=canonical',
+    'Document does not have a valid rel=canonical',
+    1,
+    canonical,
+  ],
+  [
+    'structured-data',
+    'Structured data (JSON-LD) is valid',
+    'Structured data (JSON-LD) is not valid',
+    0,
+    structuredData,
+  ],
 ];
 
 export function lighthouseSeoAudits(page: SeoPage): ScoredAudit[] {
-  return LIGHTHOUSE_SEO.map(([id, title, weight, run]) => {
+  return LIGHTHOUSE_SEO.map(([id, title, failureTitle, weight, run]) => {
     const v = run(page);
     return {
       id,
-      title,
+      title: v.passed ? title : failureTitle,
       weight,
       passed: v.passed,
       details: v.details,

@@ -85,6 +85,13 @@ describe('SEO audits', () => {
       'mixed-content': true,
       viewport: false,
     });
+    // A failure's title says what is wrong, a pass's what is right.
+    expect(audit('twitter-card').title).toBe('Twitter card tag is missing');
+    expect(audit('meta-description-length').title).toBe(
+      'Meta description length is outside the limits',
+    );
+    expect(audit('is-crawlable').title).toBe('Page is blocked from indexing');
+    expect(audit('http-status-code').title).toBe('Page has successful HTTP status code');
     expect(audit('is-crawlable').details).toMatch(/noindex/);
     expect(audit('link-text').details).toMatch(/"click here"/);
     expect(audit('crawlable-anchors').details).toMatch(/2 uncrawlable/);
