@@ -155,9 +155,11 @@ describe('rate limit', () => {
       }
       const res = await limited.request('/api/seo-analysis', form(url));
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({
-        error: 'Rate limit exceeded. Please wait before retrying.',
-      });
+      // The spec's text first, then the wait in words (issue 29).
+      const { error } = (await res.json()) as { error: string };
+      expect(error).toMatch(
+        /^Rate limit exceeded\. Please wait before retrying\. Too many attempts: try again in \d+ (second|minute)s?\.$/,
+      );
     } finally {
       await limited.close();
     }

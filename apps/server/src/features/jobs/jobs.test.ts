@@ -44,7 +44,10 @@ describe.each(testDialects())('jobs (%s)', (dialect) => {
   let server: TestServer;
   const env = (extra: Record<string, string> = {}) => ({
     AI_BASE_URL: model.url,
-    JOB_STALE_MS: '2000',
+    // Long enough that a heartbeat delayed by a loaded machine never hands a job that is still
+    // running to the other server (the tests here hand jobs over by stopping a server, which
+    // puts its jobs back at once): two runs would each complete some of the same model calls.
+    JOB_STALE_MS: '15000',
     ...extra,
   });
   beforeAll(async () => {
