@@ -126,7 +126,7 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
     expect(await conversation().count()).toBe(0);
   });
 
-  it('caps the text at 1000 characters and drops a failed reply silently', async () => {
+  it('caps the text at 1000 characters, and a failed reply gives way to the server’s reason', async () => {
     const { page, server } = s;
     await signedInAsNewUser(page, server);
     await input().fill('x'.repeat(1100));
@@ -140,7 +140,13 @@ describe('chat: streamed replies, counter, new topic, translation, reply downloa
       await sendButton().click();
       await answered;
       await visible(articles().filter({ hasText: 'This one fails' }));
-      await expect.poll(() => articles().count()).toBe(1);
+      // No placeholder and no reply: the server's words in their place (issue 28).
+      await visible(
+        articles().filter({
+          hasText: 'The assistant could not finish its answer. Please try again.',
+        }),
+      );
+      await expect.poll(() => articles().count()).toBe(2);
       await hidden(page.getByText('Loading...'));
     } finally {
       s.ai.setFailure({});
