@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { OpenAIMessage } from '../../server/test/openai-test-server';
 import { AI_MARK, productReply } from './support/ai';
@@ -9,8 +10,9 @@ import { loginViaApi, openSignedIn, signedInAsNewUser, type Tokens } from './sup
 
 /**
  * Issue 26, nothing a user did is lost: a stopped reply stays, marked stopped, after a reload;
- * a reply still being generated when the page reloads goes on and finishes on screen; another
- * browser signed in as the same user sees both.
+ * a reply still being generated when the page reloads goes on and finishes on screen; a summary
+ * whose tab closed and an answer about a file are there when the user comes back; another
+ * browser signed in as the same user sees them all.
  */
 const PIECES = 80;
 /** Chat replies of PIECES words arriving one by one (the document prompts answer as usual). */
@@ -104,9 +106,9 @@ describe('nothing a user did is lost', () => {
     }
   });
 
-  it('a summary whose tab was closed is there when the user comes back', async () => {
+  it('a summary whose tab was closed and an answer about a file come back, on another browser too', async () => {
     const { page, server, context } = s;
-    const { tokens } = await signedInAsNewUser(page, server);
+    const { user, tokens } = await signedInAsNewUser(page, server);
     await uploadViaApi(
       server,
       tokens.access_token,
@@ -114,25 +116,54 @@ describe('nothing a user did is lost', () => {
       'The keeper lit the lamp. '.repeat(40),
     );
     await page.reload();
-    const drawer = await openMyFiles(page);
-    await drawer.getByRole('button', { name: 'Actions for keeper.txt' }).click();
-    await s.page
-      .getByRole('menu', { name: 'Actions for keeper.txt' })
-      .getByRole('menuitem', { name: 'Summarize' })
-      .click();
-    await hidden(drawer);
-    // The job is under way (the page knows its id), then the tab closes.
-    await expect
-      .poll(() => page.evaluate(() => localStorage.getItem('inkwellJobs')), { timeout: 15_000 })
-      .toContain('summar');
+    const fileAction = async (on: Page, action: string) => {
+      const drawer = await openMyFiles(on);
+      await drawer.getByRole('button', { name: 'Actions for keeper.txt' }).click();
+      await on
+        .getByRole('menu', { name: 'Actions for keeper.txt' })
+        .getByRole('menuitem', { name: action })
+        .click();
+      await hidden(drawer);
+    };
+    // The job is under way (the server answered with its id), then the tab closes.
+    const started = page.waitForResponse((r) => r.url().endsWith('/api/summarize'));
+    await fileAction(page, 'Summarize');
+    expect((await started).headers()['x-job-id']).toMatch(/\S/);
     await page.close();
+
     const back = await context.newPage();
     await back.goto(server.url);
     const log = back.getByRole('log', { name: 'Conversation' });
-    await visible(
-      log.getByRole('article').filter({ hasText: AI_MARK.summary }),
-      'the summary',
-      30_000,
-    );
+    const summary = log.getByRole('article').filter({ hasText: AI_MARK.summary });
+    await visible(summary, 'the summary', 30_000);
+    await visible(log.getByText('Summarize completed for keeper.txt.'));
+
+    // A question about the file is a job too: its answer is there after a reload.
+    await fileAction(back, 'Ask Questions');
+    await back.getByRole('textbox', { name: 'Message' }).fill('Who lit the lamp?');
+    await back.getByRole('button', { name: 'Send' }).click();
+    const answer = log.getByRole('article').filter({ hasText: AI_MARK.answer });
+    await visible(answer, 'the answer', 30_000);
+    await back.reload();
+    await visible(answer, 'the answer after a reload');
+    await visible(log.getByText('Who lit the lamp?'));
+
+    // Another browser signed in as the same user sees both, in the order they were asked.
+    const login = await loginViaApi(server, user.email, user.password);
+    const other = await newContext(s.browser);
+    try {
+      const second = await other.newPage();
+      await openSignedIn(second, server, (await login.json()) as Tokens);
+      const theirs = second.getByRole('log', { name: 'Conversation' });
+      await visible(theirs.getByRole('article').filter({ hasText: AI_MARK.answer }));
+      const texts = await theirs.getByRole('article').allTextContents();
+      const at = (text: string) => texts.findIndex((t) => t.includes(text));
+      expect(at('Starting Summarize for keeper.txt...')).toBeGreaterThanOrEqual(0);
+      expect(at(AI_MARK.summary)).toBeGreaterThan(at('Starting Summarize for keeper.txt...'));
+      expect(at('Who lit the lamp?')).toBeGreaterThan(at(AI_MARK.summary));
+      expect(at(AI_MARK.answer)).toBeGreaterThan(at('Who lit the lamp?'));
+    } finally {
+      await other.close();
+    }
   });
 });

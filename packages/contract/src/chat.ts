@@ -35,7 +35,8 @@ import { CHAT_MAX_CHARS } from './constants';
  *                           reply is left as it is. 404 as above.
  * GET  /api/chat/history    → ChatHistoryResponse: the stored conversation, oldest first, and the counter.
  * GET  /api/chat/usage      → PromptUsage: today's counter (UTC day).
- * POST /api/clearAllHistories → { message }: empties the user's conversation (not the counter).
+ * POST /api/clearAllHistories → { message }: empties the user's conversation (not the counter),
+ *                           starts a new one (`started_at`) and cancels the user's running jobs.
  *
  * Replies are plain text / Markdown; render them as text, never as HTML.
  */
@@ -80,6 +81,11 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const chatHistoryResponseSchema = promptUsageSchema.extend({
   messages: z.array(chatMessageSchema),
+  /**
+   * When this conversation began (the last New Topic; null: never cleared). The user's jobs
+   * (GET /api/jobs) created since then belong to it and are shown in it by time.
+   */
+  started_at: z.string().nullable(),
 });
 export type ChatHistoryResponse = z.infer<typeof chatHistoryResponseSchema>;
 

@@ -9,6 +9,7 @@ import * as aiSlots from './migrations/012-ai-slots';
 import * as chatReplies from './migrations/013-chat-replies';
 import * as noGrantedRoles from './migrations/014-no-granted-roles';
 import * as englishDialect from './migrations/020-english-dialect';
+import * as conversationStart from './migrations/021-conversation-start';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -24,6 +25,7 @@ const migrations: Record<string, DialectMigration> = {
   '013-chat-replies': chatReplies,
   '014-no-granted-roles': noGrantedRoles,
   '020-english-dialect': englishDialect,
+  '021-conversation-start': conversationStart,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists

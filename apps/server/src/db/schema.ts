@@ -186,6 +186,12 @@ export interface AiSlotTurnsTable {
   served_at: string | number;
 }
 
+/** When a user's conversation began (their last New Topic); see migration 021. */
+export interface ConversationsTable {
+  user_id: number;
+  started_at: string;
+}
+
 export interface JobPartsTable {
   job_id: string;
   /** A hash of the model call's prompt: the same call in a resumed job finds its answer here. */
@@ -200,6 +206,7 @@ export interface Database {
   files: FilesTable;
   file_text_cache: FileTextCacheTable;
   chat_messages: ChatMessagesTable;
+  conversations: ConversationsTable;
   prompt_usage: PromptUsageTable;
   alerts: AlertsTable;
   contact_messages: ContactMessagesTable;

@@ -7,8 +7,8 @@ import type { DocumentSource } from '../features/documents/api/document-form';
 import type { DocumentAction } from '../features/documents/document-actions';
 import { useDocumentActions } from '../features/documents/hooks/use-document-actions';
 import { FileDrawer } from '../features/files/components/FileDrawer';
+import type { Job } from '@inkwell/contract';
 import type { ConversationMessage } from '../lib/conversation';
-import { rememberedJobs } from '../lib/remembered-jobs';
 import { useSession } from '../lib/session';
 import { AppLayout } from './layout/AppLayout';
 import { RequireAuth } from './layout/RequireAuth';
@@ -67,18 +67,21 @@ const MyFilesPanel = lazy(() =>
   import('../features/files/components/MyFilesPanel').then((m) => ({ default: m.MyFilesPanel })),
 );
 
-/** Long work started before a reload comes back, each job shown by the feature that started it. */
-function resumeJobs() {
-  for (const job of rememberedJobs()) {
-    if (job.feature === 'documents') {
-      void import('../features/documents/run-document-action').then((m) =>
-        m.resumeDocumentJob(job),
-      );
-    } else if (job.feature === 'analysis' && job.action === 'site') {
-      void import('../features/analysis/run-site-analysis').then((m) => m.resumeSiteJob(job));
-    } else if (job.feature === 'analysis') {
-      void import('../features/analysis/run-url-analysis').then((m) => m.resumeAnalysisJob(job));
-    }
+/**
+ * The user's jobs come back in the conversation (after a reload, on another device), each shown
+ * by the feature that runs it; a feature's code loads only when one of its jobs is there.
+ */
+async function replayJob(job: Job) {
+  switch (job.kind) {
+    case 'ask':
+      return (await import('../features/chat/question-job')).replayQuestionJob(job);
+    case 'accessibility':
+    case 'seo':
+      return (await import('../features/analysis/run-url-analysis')).replayAnalysisJob(job);
+    case 'site':
+      return (await import('../features/analysis/run-site-analysis')).replaySiteJob(job);
+    default:
+      return (await import('../features/documents/run-document-action')).replayDocumentJob(job);
   }
 }
 
@@ -93,7 +96,7 @@ export function AppRoutes() {
   // Actions that need the model are disabled, with the reason, while none is available.
   const { data: modelStatus } = useAiStatus(isAuthenticated);
   const unavailable = useMemo(() => unavailableModelActions(modelStatus), [modelStatus]);
-  useConversationLifecycle({ isAuthenticated, newTopicSignal, onRestored: resumeJobs });
+  useConversationLifecycle({ isAuthenticated, newTopicSignal, replayJob });
   const { start: startDocumentAction, dialogs } = useDocumentActions();
   const navigate = useNavigate();
   const { pathname } = useLocation();

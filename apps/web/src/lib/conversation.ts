@@ -1,7 +1,6 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
 import type { ProgressEvent } from '@inkwell/contract';
 import { cancelJob } from './cancel-job';
-import { forgetJob, rememberJob, type RememberedJob } from './remembered-jobs';
 
 /**
  * The conversation shown on the chat screen. The chat, the document actions and the page analysis
@@ -28,7 +27,7 @@ export interface ConversationMessage {
   /** An ai reply cut short (Stop, a failure): what had arrived stays, as the server keeps it. */
   stopped?: boolean;
   /** Long work under way (a document action, a page analysis): its progress and its Cancel. */
-  work?: { progress: ProgressEvent | null; cancel: () => void };
+  work?: { progress: ProgressEvent | null; cancel: () => void; label?: string };
 }
 
 /** askQuestions question mode: the next sent text is a question about this document. */
@@ -166,56 +165,65 @@ export const cancelledText = (what: string) => `Cancelled: ${what}`;
 
 /** A loading step of long work, with its progress bar and Cancel (see startWorkStep). */
 export interface WorkStep {
+  /** The step's message. */
+  id: string;
   /** Aborted by Cancel, New Topic and logout: pass it to the request. */
   signal: AbortSignal;
   onProgress(progress: ProgressEvent): void;
   /** The server runs the work as a job with this id (Cancel then cancels the job). */
   onJob(id: string): void;
-  /**
-   * The step stays as a plain system message. `connectionLost`: this page lost the answer (a
-   * reload, a network cut) but the job goes on, so it stays remembered and comes back on the
-   * next load; otherwise the work is over and forgotten.
-   */
-  end(opts?: { connectionLost?: boolean }): void;
+  /** The first message of the outcome takes the step's place (see WorkStepOptions). */
+  replacedByOutcome: boolean;
+  /** The step stays as a plain message. */
+  end(): void;
+}
+
+export interface WorkStepOptions {
+  /** The step's kind of message: a system step, or the ai 'Loading...' of a question. */
+  type?: 'system' | 'ai';
+  /** What its progress bar and Cancel are named for, when not its text. */
+  label?: string;
+  /** The job it follows, when it was started earlier (before a reload, on another device). */
+  jobId?: string;
+  /** The step's message is already in the list (restored in its place): it runs there. */
+  messageId?: string;
+  /** The outcome's first message replaces the step (a question's 'Loading...' becomes its answer). */
+  replacedByOutcome?: boolean;
 }
 
 /**
- * Posts a running step and returns its controls. With `remember`, the job it becomes is kept in
- * this browser until the step ends, so that after a reload it comes back (remembered-jobs.ts).
+ * Posts a running step (or runs an already restored one) and returns its controls. The server
+ * keeps the job: after a reload the conversation shows it again from GET /api/jobs (job-replay.ts).
  */
-export function startWorkStep(
-  text: string,
-  remember?: Omit<RememberedJob, 'id'>,
-  resumedJobId?: string,
-): WorkStep {
+export function startWorkStep(text: string, options: WorkStepOptions = {}): WorkStep {
   const controller = new AbortController();
-  let jobId = resumedJobId;
+  let jobId = options.jobId;
   const work = {
     cancel: () => {
       controller.abort(new DOMException('Cancelled by the user', 'AbortError'));
-      if (jobId) {
-        cancelJob(jobId);
-        forgetJob(jobId);
-      }
+      if (jobId) cancelJob(jobId);
     },
   };
   runningWork.add(work);
-  const id = conversation.add({
-    type: 'system',
-    text,
+  const running = {
     isLoading: true,
-    work: { progress: null, cancel: work.cancel },
-  });
+    work: { progress: null, cancel: work.cancel, label: options.label },
+  };
+  const id = options.messageId ?? `m${++nextId}`;
+  if (options.messageId && state.messages.some((m) => m.id === id))
+    conversation.update(id, running);
+  else conversation.add({ id, type: options.type ?? 'system', text, ...running });
   return {
+    id,
     signal: controller.signal,
-    onProgress: (progress) => conversation.update(id, { work: { progress, cancel: work.cancel } }),
+    replacedByOutcome: options.replacedByOutcome ?? false,
+    onProgress: (progress) =>
+      conversation.update(id, { work: { progress, cancel: work.cancel, label: options.label } }),
     onJob: (job) => {
       jobId = job;
-      if (remember) rememberJob({ ...remember, id: job });
     },
-    end: (opts) => {
+    end: () => {
       runningWork.delete(work);
-      if (jobId && !opts?.connectionLost) forgetJob(jobId);
       conversation.update(id, { isLoading: false, work: undefined });
     },
   };

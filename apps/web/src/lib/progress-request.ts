@@ -74,25 +74,29 @@ async function readProgress<T>(
   ) {
     return schema.parse(await response.json());
   }
-  const result = await readEvents(response.body, (event, payload) => {
-    switch (event) {
-      case JOB_STREAM_EVENT:
-        onJob?.(jobEventSchema.parse(payload).id);
-        return undefined;
-      case PROGRESS_STREAM_EVENTS.progress:
-        onProgress(progressEventSchema.parse(payload));
-        return undefined;
-      case PROGRESS_STREAM_EVENTS.done:
-        return { value: schema.parse(payload) };
-      case PROGRESS_STREAM_EVENTS.error: {
-        const { error, status } = streamErrorEventSchema.parse(payload);
-        reportError(`${what} failed: ${status} ${error}`);
-        throw new ApiError(messageForStatus(status), status, error);
+  const result = await readEvents(
+    response.body,
+    (event, payload) => {
+      switch (event) {
+        case JOB_STREAM_EVENT:
+          onJob?.(jobEventSchema.parse(payload).id);
+          return undefined;
+        case PROGRESS_STREAM_EVENTS.progress:
+          onProgress(progressEventSchema.parse(payload));
+          return undefined;
+        case PROGRESS_STREAM_EVENTS.done:
+          return { value: schema.parse(payload) };
+        case PROGRESS_STREAM_EVENTS.error: {
+          const { error, status } = streamErrorEventSchema.parse(payload);
+          reportError(`${what} failed: ${status} ${error}`);
+          throw new ApiError(messageForStatus(status), status, error);
+        }
+        default:
+          return undefined;
       }
-      default:
-        return undefined;
-    }
-  });
+    },
+    signal,
+  );
   if (result) return result.value;
   if (signal?.aborted) throw signal.reason;
   reportError(`${what} failed: the stream ended without an answer`);

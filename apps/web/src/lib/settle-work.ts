@@ -1,17 +1,22 @@
-import { ApiError } from './api-client';
-import { conversation, type WorkStep } from './conversation';
+import { conversation, type ConversationMessage, type WorkStep } from './conversation';
 
-/** What a feature posts once its long work has ended, one way or the other. */
+/** A message a feature posts, without its id (the conversation gives one). */
+export type NewMessage = Omit<ConversationMessage, 'id'>;
+
+/**
+ * The messages a feature posts once its long work has ended, one way or the other. The same
+ * messages are shown again after a reload from the job's stored outcome (job-replay.ts).
+ */
 export interface WorkOutcomeMessages<T> {
-  done(result: T): void;
-  cancelled(): void;
-  failed(err: unknown): void;
+  done(result: T): NewMessage[];
+  cancelled(): NewMessage[];
+  failed(err: unknown): NewMessage[];
 }
 
 /**
- * Waits for long work and ends its step, then lets the feature post the outcome, unless a New
- * Topic or logout emptied the conversation meanwhile. When the page got no answer (it unloads,
- * the network dropped) the job goes on on the server, so it stays remembered for the next load.
+ * Waits for long work and ends its step, then posts the feature's messages for its outcome,
+ * unless a New Topic or logout emptied the conversation meanwhile. When the page lost the answer
+ * (a network cut) the job goes on on the server and is shown with its result on the next load.
  */
 export async function settleWork<T>(
   step: WorkStep,
@@ -19,18 +24,24 @@ export async function settleWork<T>(
   messages: WorkOutcomeMessages<T>,
 ): Promise<void> {
   const epoch = conversation.getEpoch();
-  let result: T;
+  let posted: NewMessage[];
   try {
-    result = await outcome();
+    posted = messages.done(await outcome());
   } catch (err) {
     if (epoch !== conversation.getEpoch()) return;
-    const connectionLost = !(err instanceof ApiError) || !err.status;
-    step.end({ connectionLost: connectionLost && !step.signal.aborted });
-    if (step.signal.aborted) messages.cancelled();
-    else messages.failed(err);
-    return;
+    posted = step.signal.aborted ? messages.cancelled() : messages.failed(err);
   }
   if (epoch !== conversation.getEpoch()) return;
   step.end();
-  messages.done(result);
+  post(step, posted);
+}
+
+function post(step: WorkStep, messages: NewMessage[]) {
+  const [first, ...rest] = messages;
+  if (step.replacedByOutcome && first) {
+    conversation.update(step.id, { ...first, isLoading: false, work: undefined });
+  } else if (first) {
+    conversation.add(first);
+  }
+  rest.forEach((m) => conversation.add(m));
 }

@@ -1,13 +1,17 @@
 /**
  * Reads a server-sent-event answer (the chat's tokens, the progress of long work) event by event.
  * `onEvent` returns a value to stop reading and resolve with it; the stream ending first resolves
- * with undefined.
+ * with undefined, and so does `signal` aborting (the reading stops even where the body's source
+ * does not notice the abort).
  */
 export async function readEvents<T>(
   stream: ReadableStream<Uint8Array>,
   onEvent: (event: string, data: unknown) => T | undefined,
+  signal?: AbortSignal,
 ): Promise<T | undefined> {
   const reader = stream.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', stop, { once: true });
   const decoder = new TextDecoder();
   let buffer = '';
   const handle = (raw: string): T | undefined => {
@@ -32,6 +36,7 @@ export async function readEvents<T>(
       if (done) return buffer.trim() ? handle(buffer) : undefined;
     }
   } finally {
-    void reader.cancel().catch(() => undefined);
+    signal?.removeEventListener('abort', stop);
+    stop();
   }
 }

@@ -99,6 +99,23 @@ export const chatRepo = {
   clearMessages: (db: Db, userId: number) =>
     db.deleteFrom('chat_messages').where('user_id', '=', userId).execute(),
 
+  /** The conversation begins again now (New Topic): what was asked before is no longer in it. */
+  startConversation: (db: Db, userId: number, at: string) =>
+    db
+      .insertInto('conversations')
+      .values({ user_id: userId, started_at: at })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ started_at: at }))
+      .execute(),
+
+  async conversationStart(db: Db, userId: number): Promise<string | null> {
+    const row = await db
+      .selectFrom('conversations')
+      .select('started_at')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.started_at ?? null;
+  },
+
   async usage(db: Db, userId: number, day: string): Promise<number> {
     const row = await db
       .selectFrom('prompt_usage')

@@ -181,7 +181,10 @@ export async function chatRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await chat.clearHistory(deps, requireUser(request).id);
+      const user = requireUser(request);
+      // Work asked in the old conversation stops with it, on every device (as New Topic does here).
+      await app.jobs.cancelAllOf(user.id);
+      await chat.clearHistory(deps, user.id);
       return { message: 'Chat history cleared' };
     },
   );

@@ -3,7 +3,7 @@ import { ERROR_MESSAGES } from '@inkwell/contract';
 import type { Db, Dialect } from '../../db/database';
 import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { tooManyRequests } from '../../lib/http-error';
-import { utcDay } from '../../lib/time';
+import { nowIso, utcDay } from '../../lib/time';
 import { assertModelUsable, type LanguageModel } from '../ai/language-model';
 import { generateReply } from './chat-generation';
 import { chatRepo } from './chat.repo';
@@ -61,6 +61,7 @@ export async function getHistory(deps: ChatDeps, userId: number): Promise<ChatHi
   const usage = await getUsage(deps, userId);
   return {
     ...usage,
+    started_at: await chatRepo.conversationStart(deps.db, userId),
     messages: rows.map((r) => {
       const state = replyState(r, deps.staleMs);
       return {
@@ -75,8 +76,12 @@ export async function getHistory(deps: ChatDeps, userId: number): Promise<ChatHi
   };
 }
 
+/** New Topic: the messages go, and the conversation starts again now (jobs before it leave it). */
 export async function clearHistory(deps: ChatDeps, userId: number): Promise<void> {
-  await chatRepo.clearMessages(deps.db, userId);
+  await deps.db.transaction().execute(async (trx) => {
+    await chatRepo.clearMessages(trx, userId);
+    await chatRepo.startConversation(trx, userId, nowIso());
+  });
 }
 
 function secondsToUtcMidnight(now = new Date()): number {

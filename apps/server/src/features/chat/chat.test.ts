@@ -91,6 +91,42 @@ describe.each(testDialects())(
       expect(await usage.json()).toEqual({ current: 3, max: 5 });
     });
 
+    it('New Topic starts a new conversation: its start is in the history, and its running jobs stop', async () => {
+      const user = await registerUser(server);
+      const history = async () =>
+        (await (await server.request('/api/chat/history', { token: user.token })).json()) as {
+          started_at: string | null;
+        };
+      expect((await history()).started_at).toBeNull();
+      // A summary that waits on the model is running when the topic changes.
+      ai.setFailure({ delayMs: 60_000 });
+      try {
+        const body = new FormData();
+        body.set('file', new Blob(['The keeper lit the lamp. '.repeat(20)]), 'lamp.txt');
+        const started = await server.request('/api/summarize', {
+          method: 'POST',
+          token: user.token,
+          body,
+          headers: { Accept: 'text/event-stream' },
+        });
+        const jobId = started.headers.get('x-job-id')!;
+        expect(jobId).toBeTruthy();
+        const before = new Date().toISOString();
+        const cleared = await server.request('/api/clearAllHistories', {
+          method: 'POST',
+          token: user.token,
+        });
+        expect(cleared.status).toBe(200);
+        const startedAt = (await history()).started_at;
+        expect(startedAt! >= before).toBe(true);
+        const job = await server.request(`/api/jobs/${jobId}`, { token: user.token });
+        expect(((await job.json()) as { state: string }).state).toBe('cancelled');
+        await started.body?.cancel();
+      } finally {
+        ai.setFailure({});
+      }
+    });
+
     it('validates the text and requires a signed-in user', async () => {
       const user = await registerUser(server);
       const before = ai.requests.length;

@@ -3,12 +3,12 @@ import {
   accessibilityAnalysisResponseSchema,
   seoAnalysisResponseSchema,
   type AccessibilityAnalysisResponse,
+  type Job,
   type SeoAnalysisResponse,
 } from '@inkwell/contract';
-import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
-import { followJob } from '../../lib/progress-request';
-import type { RememberedJob } from '../../lib/remembered-jobs';
-import { settleWork } from '../../lib/settle-work';
+import { cancelledText, startWorkStep } from '../../lib/conversation';
+import { replayJob, type JobReplay } from '../../lib/job-replay';
+import { settleWork, type WorkOutcomeMessages } from '../../lib/settle-work';
 import { analyzeAccessibility } from './api/analyze-accessibility';
 import { analyzeSeo } from './api/analyze-seo';
 import { AccessibilityResult } from './components/AccessibilityResult';
@@ -25,46 +25,52 @@ const seoOutcome = ({ seo_analysis: a }: SeoAnalysisResponse) => ({
   insights: a.ai_insights,
   extra: <SeoResult analysis={a} />,
 });
+const stepText = (url: string) => `Analyzing ${url}...`;
 
 /**
  * URL analysis (spec §4): 'Analyzing {url}...' with its progress and Cancel, then the AI insights
  * as an ai message with the findings under them, or a failure message. The server runs it as a
- * job: after a reload, resumeAnalysisJob shows it again.
+ * job: after a reload, replayAnalysisJob shows it again.
  */
 export async function runUrlAnalysis(kind: 'accessibility' | 'seo', url: string): Promise<void> {
-  const step = startWorkStep(`Analyzing ${url}...`, {
-    feature: 'analysis',
-    action: kind,
-    about: { url },
-  });
-  await settle(url, step, async () =>
-    kind === 'accessibility'
-      ? accessibilityOutcome(await analyzeAccessibility(url, step))
-      : seoOutcome(await analyzeSeo(url, step)),
+  const step = startWorkStep(stepText(url));
+  await settleWork(
+    step,
+    async () =>
+      kind === 'accessibility'
+        ? accessibilityOutcome(await analyzeAccessibility(url, step))
+        : seoOutcome(await analyzeSeo(url, step)),
+    outcomeMessages(url),
   );
 }
 
-/** An analysis started before a reload: its step again, following the job to its end. */
-export async function resumeAnalysisJob(job: RememberedJob): Promise<void> {
+/** A page analysis's job shown again (after a reload, on another device). */
+export function replayAnalysisJob(job: Job): JobReplay | null {
   const url = job.about.url ?? '';
-  const step = startWorkStep(`Analyzing ${url}...`, undefined, job.id);
-  await settle(url, step, async () =>
-    job.action === 'accessibility'
-      ? accessibilityOutcome(await followJob(job.id, accessibilityAnalysisResponseSchema, step))
-      : seoOutcome(await followJob(job.id, seoAnalysisResponseSchema, step)),
-  );
+  const common = { stepText: stepText(url), messages: outcomeMessages(url) };
+  if (job.kind === 'accessibility') {
+    return replayJob(job, {
+      ...common,
+      schema: accessibilityAnalysisResponseSchema,
+      toOutcome: accessibilityOutcome,
+    });
+  }
+  if (job.kind === 'seo') {
+    return replayJob(job, { ...common, schema: seoAnalysisResponseSchema, toOutcome: seoOutcome });
+  }
+  return null;
 }
 
-function settle(url: string, step: WorkStep, outcome: () => Promise<Outcome>) {
-  return settleWork(step, outcome, {
-    cancelled: () =>
-      conversation.add({ type: 'system', text: cancelledText(`analysis of ${url}.`) }),
-    failed: (err) => conversation.add({ type: 'error', text: analysisFailedText(err) }),
-    done: (result) =>
-      conversation.add({
+function outcomeMessages(url: string): WorkOutcomeMessages<Outcome> {
+  return {
+    cancelled: () => [{ type: 'system', text: cancelledText(`analysis of ${url}.`) }],
+    failed: (err) => [{ type: 'error', text: analysisFailedText(err) }],
+    done: (result) => [
+      {
         type: 'ai',
         text: result.insights.trim() ? result.insights : ANALYSIS_MESSAGES.noInsights,
         extra: result.extra,
-      }),
-  });
+      },
+    ],
+  };
 }

@@ -14,7 +14,8 @@ import {
   type MockHandler,
 } from '../../test/utils';
 
-const history = (messages: unknown[] = []) => json(200, { messages, current: 0, max: 20 });
+const history = (messages: unknown[] = []) =>
+  json(200, { messages, current: 0, max: 20, started_at: null });
 
 function setup(handler: MockHandler = () => undefined, { signedIn = true } = {}) {
   if (signedIn) signIn('Ada');
@@ -200,6 +201,7 @@ describe('chat', () => {
             ],
             current: 5,
             max: 20,
+            started_at: null,
           })
         : undefined,
     );

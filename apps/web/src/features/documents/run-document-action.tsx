@@ -4,13 +4,14 @@ import {
   sentimentResponseSchema,
   summarizeResponseSchema,
   translateResponseSchema,
+  type Job,
+  type JobKind,
   type ProofreadResponse,
   type SentimentResponse,
 } from '@inkwell/contract';
-import { cancelledText, conversation, startWorkStep, type WorkStep } from '../../lib/conversation';
-import { followJob } from '../../lib/progress-request';
-import type { RememberedJob } from '../../lib/remembered-jobs';
-import { settleWork } from '../../lib/settle-work';
+import { cancelledText, conversation, startWorkStep } from '../../lib/conversation';
+import { replayJob, type JobReplay, type JobShape } from '../../lib/job-replay';
+import { settleWork, type NewMessage, type WorkOutcomeMessages } from '../../lib/settle-work';
 import { analyzeSentiment } from './api/analyze-sentiment';
 import type { DocumentSource } from './api/document-form';
 import { proofread } from './api/proofread';
@@ -35,9 +36,10 @@ const errorText = (err: unknown) => {
 /** The actions that run as long work with a step (askQuestions only enters question mode). */
 type StepAction = Exclude<DocumentAction, 'askQuestions'>;
 type Outcome = { text: string; extra?: ReactNode };
+type About = { fileName: string; language?: string };
 
 /** What the step says while the action runs (spec §4). */
-const stepText = (action: StepAction, fileName: string, language?: string) =>
+const stepText = (action: StepAction, { fileName, language }: About) =>
   action === 'translate'
     ? `Translating ${fileName} to ${language ?? ''}...`
     : `Starting ${ACTION_LABELS[action]} for ${fileName}...`;
@@ -46,7 +48,7 @@ const stepText = (action: StepAction, fileName: string, language?: string) =>
  * One document action and its chat messages (spec §4): a loading 'Starting <Action> for <file>...'
  * step, then a success system message plus the ai result, or 'Error in <action>: <message>'.
  * While it runs, the step shows its progress and a Cancel button; a cancelled action posts
- * 'Cancelled: …'. The server runs it as a job: after a reload, resumeDocumentJob shows it again.
+ * 'Cancelled: …'. The server runs it as a job: after a reload, replayDocumentJob shows it again.
  * askQuestions only enters question mode; translate needs the language chosen beforehand.
  */
 export async function runDocumentAction(
@@ -63,42 +65,55 @@ export async function runDocumentAction(
     return;
   }
   const about = { fileName: source.fileName, ...(language ? { language } : {}) };
-  const step = startWorkStep(stepText(action, source.fileName, language), {
-    feature: 'documents',
-    action,
-    about,
-  });
-  await settle(action, about, step, async (): Promise<Outcome> => {
-    switch (action) {
-      case 'summarize':
-        return { text: (await summarize(source, step)).summary };
-      case 'proofread':
-        return proofreadOutcome(await proofread(source, step));
-      case 'analyzeSentiment':
-        return sentimentOutcome(await analyzeSentiment(source, step));
-      case 'translate':
-        return { text: (await translateDocument(source, language ?? '', step)).translation };
-    }
-  });
+  const step = startWorkStep(stepText(action, about));
+  await settleWork(
+    step,
+    async (): Promise<Outcome> => {
+      switch (action) {
+        case 'summarize':
+          return { text: (await summarize(source, step)).summary };
+        case 'proofread':
+          return proofreadOutcome(await proofread(source, step));
+        case 'analyzeSentiment':
+          return sentimentOutcome(await analyzeSentiment(source, step));
+        case 'translate':
+          return { text: (await translateDocument(source, language ?? '', step)).translation };
+      }
+    },
+    outcomeMessages(action, about),
+  );
 }
 
-/** A document action started before a reload: its step again, following the job to its end. */
-export async function resumeDocumentJob(job: RememberedJob): Promise<void> {
-  const action = job.action as StepAction;
-  const about = job.about as { fileName: string; language?: string };
-  const step = startWorkStep(stepText(action, about.fileName, about.language), undefined, job.id);
-  await settle(action, about, step, async (): Promise<Outcome> => {
-    switch (action) {
-      case 'summarize':
-        return { text: (await followJob(job.id, summarizeResponseSchema, step)).summary };
-      case 'proofread':
-        return proofreadOutcome(await followJob(job.id, proofreadResponseSchema, step));
-      case 'analyzeSentiment':
-        return sentimentOutcome(await followJob(job.id, sentimentResponseSchema, step));
-      case 'translate':
-        return { text: (await followJob(job.id, translateResponseSchema, step)).translation };
-    }
-  });
+/** The job kinds of the document actions, by the action that starts them. */
+const ACTION_OF_KIND: Partial<Record<JobKind, StepAction>> = {
+  summarize: 'summarize',
+  proofread: 'proofread',
+  sentiment: 'analyzeSentiment',
+  translate: 'translate',
+};
+
+/** A document action's job shown again (after a reload, on another device). */
+export function replayDocumentJob(job: Job): JobReplay | null {
+  const action = ACTION_OF_KIND[job.kind];
+  if (!action) return null;
+  const about: About = { fileName: job.about.file_name ?? '', language: job.about.target_language };
+  const shape = <R,>(schema: JobShape<R, Outcome>['schema'], toOutcome: (r: R) => Outcome) =>
+    replayJob(job, {
+      stepText: stepText(action, about),
+      schema,
+      toOutcome,
+      messages: outcomeMessages(action, about),
+    });
+  switch (action) {
+    case 'summarize':
+      return shape(summarizeResponseSchema, (r) => ({ text: r.summary }));
+    case 'proofread':
+      return shape(proofreadResponseSchema, proofreadOutcome);
+    case 'analyzeSentiment':
+      return shape(sentimentResponseSchema, sentimentOutcome);
+    case 'translate':
+      return shape(translateResponseSchema, (r) => ({ text: r.translation }));
+  }
 }
 
 const proofreadOutcome = (r: ProofreadResponse): Outcome => ({
@@ -110,39 +125,36 @@ const sentimentOutcome = (r: SentimentResponse): Outcome => ({
   extra: <SentimentResult result={r} />,
 });
 
-/** Waits for the outcome and posts the spec's messages for it. */
-function settle(
-  action: StepAction,
-  about: { fileName: string; language?: string },
-  step: WorkStep,
-  outcome: () => Promise<Outcome>,
-) {
+/** The spec's messages for each way an action ends. */
+function outcomeMessages(action: StepAction, about: About): WorkOutcomeMessages<Outcome> {
   const label = ACTION_LABELS[action];
-  return settleWork(step, outcome, {
+  return {
     cancelled: () => {
       const what = action === 'translate' ? 'translation of' : `${label} for`;
-      conversation.add({ type: 'system', text: cancelledText(`${what} ${about.fileName}.`) });
+      return [{ type: 'system', text: cancelledText(`${what} ${about.fileName}.`) }];
     },
-    failed: (err) =>
-      conversation.add(
-        action === 'translate'
-          ? { type: 'error', text: `Translation failed: ${errorText(err) || 'Unknown error'}.` }
-          : { type: 'error', text: `Error in ${action}: ${errorText(err)}` },
-      ),
-    done: (result) => showOutcome(action, about.fileName, result),
-  });
+    failed: (err) => [
+      action === 'translate'
+        ? { type: 'error', text: `Translation failed: ${errorText(err) || 'Unknown error'}.` }
+        : { type: 'error', text: `Error in ${action}: ${errorText(err)}` },
+    ],
+    done: (result) => doneMessages(action, about.fileName, result),
+  };
 }
 
-function showOutcome(action: StepAction, fileName: string, result: Outcome) {
+function doneMessages(action: StepAction, fileName: string, result: Outcome): NewMessage[] {
   const hasText = result.text.trim() !== '';
   if (action === 'translate') {
-    if (!hasText) return void conversation.add({ type: 'error', text: MESSAGES.translationEmpty });
-    conversation.add({ type: 'system', text: MESSAGES.translationDone });
-    conversation.add({ type: 'ai', text: result.text });
-    return;
+    if (!hasText) return [{ type: 'error', text: MESSAGES.translationEmpty }];
+    return [
+      { type: 'system', text: MESSAGES.translationDone },
+      { type: 'ai', text: result.text },
+    ];
   }
   const empty = action === 'analyzeSentiment' ? MESSAGES.noSentiment : MESSAGES.noResponse;
-  if (!hasText && !result.extra) return void conversation.add({ type: 'error', text: empty });
-  conversation.add({ type: 'system', text: `${ACTION_LABELS[action]} completed for ${fileName}.` });
-  conversation.add({ type: 'ai', text: hasText ? result.text : empty, extra: result.extra });
+  if (!hasText && !result.extra) return [{ type: 'error', text: empty }];
+  return [
+    { type: 'system', text: `${ACTION_LABELS[action]} completed for ${fileName}.` },
+    { type: 'ai', text: hasText ? result.text : empty, extra: result.extra },
+  ];
 }

@@ -1,32 +1,37 @@
-import { askQuestionsResponseSchema } from '@inkwell/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { askQuestionsResponseSchema, type AskQuestionsResponse } from '@inkwell/contract';
+import type { Parser } from '../../../lib/api-client';
 import type { QuestionTarget } from '../../../lib/conversation';
+import { requestWithProgress, type ProgressOptions } from '../../../lib/progress-request';
 
 export const UNEXPECTED_RESPONSE = 'Unexpected response structure from backend.';
 
+/** The answer as spec §7 has it; any other shape is reported as unexpected, not shown. */
+export const askAnswerParser: Parser<AskQuestionsResponse> = {
+  parse(data) {
+    const parsed = askQuestionsResponseSchema.safeParse(data);
+    if (!parsed.success) throw new Error(UNEXPECTED_RESPONSE);
+    return parsed.data;
+  },
+};
+
 /**
- * POST /api/askQuestions: a question about a document. A stored file is sent by `file_id` (the
+ * POST /api/askQuestions: a question about a document, run by the server as a job with its
+ * progress (the answer comes back after a reload too). A stored file is sent by `file_id` (the
  * server reads it from storage) rather than downloaded and re-uploaded; a file picked from the
- * chat's upload button is sent as it is. Spec §7: a failure is returned, not thrown.
+ * chat's upload button is sent as it is. Failures are thrown (the caller posts them).
  */
-export async function askQuestion(
+export function askQuestion(
   target: QuestionTarget,
   text: string,
-): Promise<{ response: string } | { error: string }> {
+  progress: ProgressOptions,
+): Promise<AskQuestionsResponse> {
   const body = new FormData();
   if (target.file) body.append('file', target.file);
   else if (target.fileId !== undefined) body.append('file_id', String(target.fileId));
   body.append('text', text);
-  try {
-    const data = await apiRequest<unknown>('askQuestions', {
-      method: 'POST',
-      body,
-      withCredentials: true,
-    });
-    const parsed = askQuestionsResponseSchema.safeParse(data);
-    return parsed.success ? parsed.data : { error: UNEXPECTED_RESPONSE };
-  } catch (err) {
-    const e = err as { serverMessage?: string; message: string };
-    return { error: e.serverMessage ?? e.message };
-  }
+  return requestWithProgress(
+    'askQuestions',
+    { method: 'POST', body, withCredentials: true, schema: askAnswerParser },
+    progress,
+  );
 }

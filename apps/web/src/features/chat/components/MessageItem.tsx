@@ -75,7 +75,7 @@ export const MessageItem = memo(function MessageItem({
           <WorkProgress
             progress={message.work.progress}
             onCancel={message.work.cancel}
-            label={text}
+            label={message.work.label ?? text}
           />
         )}
         {message.stopped && (

@@ -1,29 +1,34 @@
 import { useEffect, useRef } from 'react';
-import type { ChatMessage } from '@inkwell/contract';
+import type { ChatMessage, Job } from '@inkwell/contract';
 import { conversation, type ConversationMessage } from '../../../lib/conversation';
 import { reportError } from '../../../lib/api-client';
-import { forgetAllJobs } from '../../../lib/remembered-jobs';
+import type { JobReplay } from '../../../lib/job-replay';
 
 // Loaded on use: the history's zod schema must stay out of the shell's first chunk.
 const getChatHistory = () => import('../api/get-chat-history').then((m) => m.getChatHistory());
 const clearHistories = () => import('../api/clear-histories').then((m) => m.clearHistories());
+const listJobs = () => import('../../../lib/list-jobs').then((m) => m.listJobs());
 const resumeReply = (id: number, text: string) =>
   import('./resume-reply').then((m) => m.resumeReply(id, text));
+
+/** Shows one of the user's jobs as its feature does (composed by the routes); null: not shown. */
+export type JobReplayer = (job: Job) => Promise<JobReplay | null>;
 
 /**
  * Mounted once by the routes: restores the stored conversation when signed in, empties it on
  * logout, and runs New Topic (clears the server's histories and the screen) when the signal changes.
- * `onRestored` (stable) runs once the history is in place (or could not be read): long work
- * started before a reload comes back after it.
+ * The conversation restored is the chat history and the user's jobs asked in it (GET /api/jobs,
+ * since its `started_at`), each in its place by time: results after a reload and on another
+ * device, and jobs still running followed with their progress. `replayJob` must be stable.
  */
 export function useConversationLifecycle({
   isAuthenticated,
   newTopicSignal,
-  onRestored,
+  replayJob,
 }: {
   isAuthenticated: boolean;
   newTopicSignal: number;
-  onRestored?: () => void;
+  replayJob?: JobReplayer;
 }) {
   const lastSignal = useRef(newTopicSignal);
 
@@ -31,29 +36,39 @@ export function useConversationLifecycle({
     if (!isAuthenticated) {
       conversation.reset();
       conversation.setUsage(null);
-      forgetAllJobs();
       return;
     }
     let cancelled = false;
+    // The jobs are asked for alongside the history; without them the history still shows.
+    const jobs = listJobs().catch((err: Error) => {
+      reportError(`Recent jobs: ${err.message}`);
+      return [];
+    });
     getChatHistory()
-      .then((history) => {
+      .then(async (history) => {
         const usage = { current: history.current, max: history.max };
         conversation.setUsage(usage);
-        // Something typed meanwhile wins over the restored history.
+        const replays = await replayJobs(await jobs, history.started_at, replayJob);
+        // Something typed meanwhile wins over the restored conversation.
         if (cancelled || conversation.getState().messages.length > 0) return;
-        conversation.replaceAll(withCounter(history.messages.map(toMessage), usage));
+        const messages = withCounter(history.messages.map(toMessage), usage);
+        conversation.replaceAll(
+          inTimeOrder(
+            history.messages.map((m, i) => ({ at: m.created_at, messages: [messages[i]!] })),
+            replays,
+          ),
+        );
         // A reply still being generated (a reload mid-reply, another device) streams on here.
         const streaming = history.messages.findLast((m) => m.streaming);
         if (streaming) void resumeReply(streaming.id, streaming.text);
+        // So do the jobs still running, each in its step.
+        for (const { replay } of replays) void replay.follow?.();
       })
-      .catch(() => undefined)
-      .finally(() => {
-        if (!cancelled) onRestored?.();
-      });
+      .catch(() => undefined);
     return () => {
       cancelled = true;
     };
-  }, [isAuthenticated, onRestored]);
+  }, [isAuthenticated, replayJob]);
 
   useEffect(() => {
     if (newTopicSignal === lastSignal.current) return;
@@ -63,6 +78,34 @@ export function useConversationLifecycle({
       clearHistories().catch((err: Error) => reportError(`New topic: ${err.message}`));
     }
   }, [newTopicSignal, isAuthenticated]);
+}
+
+type Placed = { at: string; messages: ConversationMessage[] };
+
+/** The jobs of this conversation (created since it began), oldest first, as their features show them. */
+async function replayJobs(
+  jobs: Job[],
+  startedAt: string | null,
+  replayJob: JobReplayer | undefined,
+): Promise<(Placed & { replay: JobReplay })[]> {
+  if (!replayJob) return [];
+  const since = startedAt ? Date.parse(startedAt) : -Infinity;
+  const ours = jobs
+    .filter((j) => Date.parse(j.created_at) >= since)
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  const replays = await Promise.all(ours.map((job) => replayJob(job).catch(() => null)));
+  return ours.flatMap((job, i) => {
+    const replay = replays[i];
+    return replay ? [{ at: job.created_at, messages: replay.messages, replay }] : [];
+  });
+}
+
+/** Chat messages and jobs merged by when they were asked (a job's messages stay together). */
+function inTimeOrder(chat: Placed[], jobs: Placed[]): ConversationMessage[] {
+  const all = [...chat, ...jobs];
+  // Stable: at the same instant, the chat message (stored first) comes first.
+  all.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return all.flatMap((p) => p.messages);
 }
 
 function toMessage(m: ChatMessage): ConversationMessage {

@@ -2,27 +2,26 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { conversation, useReplying, wasStopped } from '../../../lib/conversation';
 import { aiStatusQuery } from '../api/get-ai-status';
+import { LOADING_TEXT } from '../chat-texts';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
   const [ask, chat] = await Promise.all([
-    import('../api/ask-question'),
+    import('../question-job'),
     import('../api/send-chat-message'),
   ]);
   return {
-    askQuestion: ask.askQuestion,
+    runQuestion: ask.runQuestion,
     sendChatMessage: chat.sendChatMessage,
     stopReply: chat.stopChatReply,
   };
 }
 
-export const LOADING_TEXT = 'Loading...';
-export const NO_RESPONSE = 'No detailed response available.';
-
 /**
  * Chat send (spec §4): the user message is appended, then an ai placeholder 'Loading...' that the
  * reply replaces token by token; on failure the placeholder is removed silently. In question mode
- * (askQuestions) the text is a question about the chosen file, after which the mode ends.
+ * (askQuestions) the text is a question about the chosen file (question-job.ts), after which the
+ * mode ends.
  */
 export function useSendMessage() {
   const [sending, setSending] = useState(false);
@@ -35,24 +34,24 @@ export function useSendMessage() {
     if (!text || sending) return false;
     setSending(true);
     conversation.add({ type: 'user', text });
-    const placeholder = conversation.add({ type: 'ai', text: LOADING_TEXT, isLoading: true });
     const target = conversation.getState().questionTarget;
-    if (target) conversation.setQuestionTarget(null);
-    try {
-      const { askQuestion, sendChatMessage, stopReply } = await loadChatApi();
-      if (target) {
-        const result = await askQuestion(target, text);
-        if ('error' in result) {
-          conversation.remove(placeholder);
-          conversation.add({ type: 'error', text: `Error in askQuestions: ${result.error}` });
-        } else {
-          conversation.update(placeholder, {
-            text: result.response.trim() ? result.response : NO_RESPONSE,
-            isLoading: false,
-          });
-        }
-        return true;
+    if (target) {
+      // A question about a file is a job: its own 'Loading...' step, with progress and Cancel.
+      conversation.setQuestionTarget(null);
+      try {
+        const { runQuestion } = await loadChatApi();
+        await runQuestion(target, text);
+      } catch (err) {
+        // Only the code failed to load (runQuestion posts its own failures).
+        conversation.add({ type: 'error', text: `Error in askQuestions: ${String(err)}` });
+      } finally {
+        setSending(false);
       }
+      return true;
+    }
+    const placeholder = conversation.add({ type: 'ai', text: LOADING_TEXT, isLoading: true });
+    try {
+      const { sendChatMessage, stopReply } = await loadChatApi();
       const signal = conversation.beginReply();
       let streamed = '';
       const reply = await sendChatMessage(text, {

@@ -24,7 +24,9 @@ function setup(handler: MockHandler = () => undefined, route = '/') {
     const answer = handler(req);
     if (answer) return answer;
     if (req.path === 'alerts/latest') return json(200, { message: '', isVisible: false });
-    if (req.path === 'chat/history') return json(200, { messages: [], current: 0, max: 20 });
+    if (req.path === 'chat/history')
+      return json(200, { messages: [], current: 0, max: 20, started_at: null });
+    if (req.path === 'jobs') return json(200, { jobs: [] });
     if (req.path === 'my_files') return listing();
     return undefined;
   });

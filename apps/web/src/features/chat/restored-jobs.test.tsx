@@ -1,0 +1,217 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '@inkwell/contract';
+import { AppRoutes } from '../../app/routes';
+import { callsTo, json, mockFetch, renderWithProviders, signIn } from '../../test/utils';
+
+/**
+ * Issue 26: after a reload and on another device, the conversation shows the user's jobs asked
+ * in it (GET /api/jobs since the history's `started_at`), each where it was asked, and follows
+ * those still running with their progress and Cancel.
+ */
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 9, minute)).toISOString();
+
+function job(patch: Partial<Job> & Pick<Job, 'id' | 'kind' | 'state'>): Job {
+  return {
+    about: {},
+    progress: null,
+    result: null,
+    error: null,
+    created_at: at(0),
+    finished_at: null,
+    ...patch,
+  };
+}
+
+function setup(
+  jobs: Job[],
+  events: Record<string, Response> = {},
+  startedAt: string | null = null,
+) {
+  signIn('Ada');
+  const fetchMock = mockFetch((req) => {
+    if (req.path === 'alerts/latest') return json(200, { message: '', isVisible: false });
+    if (req.path === 'my_files') return json(200, { files: [], used_bytes: 0, quota_bytes: 1 });
+    if (req.path === 'chat/history') {
+      return json(200, {
+        messages: [
+          { id: 1, role: 'user', text: 'First chat question', created_at: at(10) },
+          { id: 2, role: 'assistant', text: 'First chat answer', created_at: at(11) },
+          { id: 3, role: 'user', text: 'Later chat question', created_at: at(30) },
+          { id: 4, role: 'assistant', text: 'Later chat answer', created_at: at(31) },
+        ],
+        current: 2,
+        max: 20,
+        started_at: startedAt,
+      });
+    }
+    if (req.path === 'jobs') return json(200, { jobs });
+    const followed = /^jobs\/([^/]+)\/events$/.exec(req.path);
+    if (followed) return events[followed[1]!];
+    if (req.method === 'DELETE' && req.path.startsWith('jobs/')) return json(200, {});
+    return undefined;
+  });
+  const user = userEvent.setup();
+  renderWithProviders(<AppRoutes />, { route: '/' });
+  return { fetchMock, user };
+}
+
+const articleTexts = async () => {
+  const log = await screen.findByRole('log', { name: 'Conversation' });
+  return within(log)
+    .getAllByRole('article')
+    .map((a) => a.textContent ?? '');
+};
+
+describe('jobs in the restored conversation', () => {
+  it('shows ended jobs where they were asked, in time order with the chat, and not those of an earlier topic', async () => {
+    const { fetchMock } = setup(
+      [
+        // Newest first, as GET /api/jobs answers.
+        job({
+          id: 'ask1',
+          kind: 'ask',
+          state: 'done',
+          about: { file_name: 'notes.txt', question: 'Who wrote the notes?' },
+          result: { response: 'The keeper wrote them.' },
+          created_at: at(40),
+        }),
+        job({
+          id: 'tr1',
+          kind: 'translate',
+          state: 'failed',
+          about: { file_name: 'notes.txt', target_language: 'Spanish' },
+          error: { error: 'The model timed out', status: 504 },
+          created_at: at(35),
+        }),
+        job({
+          id: 'seo1',
+          kind: 'seo',
+          state: 'cancelled',
+          about: { url: 'http://127.0.0.1:9/' },
+          created_at: at(32),
+        }),
+        job({
+          id: 'sum1',
+          kind: 'summarize',
+          state: 'done',
+          about: { file_name: 'notes.txt' },
+          result: { summary: 'A short summary of the notes.' },
+          created_at: at(20),
+        }),
+        job({
+          id: 'old',
+          kind: 'summarize',
+          state: 'done',
+          about: { file_name: 'before-new-topic.txt' },
+          result: { summary: 'From the earlier topic.' },
+          created_at: at(2),
+        }),
+      ],
+      {},
+      at(5),
+    );
+    await screen.findByText('The keeper wrote them.');
+    const texts = await articleTexts();
+    const order = [
+      'First chat question',
+      'First chat answer',
+      'Starting Summarize for notes.txt...',
+      'Summarize completed for notes.txt.',
+      'A short summary of the notes.',
+      'Later chat question',
+      'Later chat answer',
+      'Analyzing http://127.0.0.1:9/...',
+      'Cancelled: analysis of http://127.0.0.1:9/.',
+      'Translating notes.txt to Spanish...',
+      'Translation failed: The model timed out.',
+      'Who wrote the notes?',
+      'The keeper wrote them.',
+    ];
+    expect(texts).toHaveLength(order.length);
+    order.forEach((text, i) => expect(texts[i]).toContain(text));
+    expect(screen.queryByText(/before-new-topic/)).toBeNull();
+    // Nothing ran again: ended jobs come from the list alone.
+    expect(callsTo(fetchMock, 'jobs/')).toHaveLength(0);
+  });
+
+  it('follows a job still running in its place, with its progress, to its result', async () => {
+    const progress = { stage: 'summarizing', done: 1, total: 3, queued_ahead: 0, eta_s: 12 };
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (event: string, data: unknown) =>
+          controller.enqueue(
+            new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+          );
+        send('job', { id: 'run1' });
+        send('progress', { ...progress, done: 2 });
+        await finished;
+        send('done', { summary: 'Summary that arrived after the reload.' });
+        controller.close();
+      },
+    });
+    const { fetchMock } = setup(
+      [
+        job({
+          id: 'run1',
+          kind: 'summarize',
+          state: 'running',
+          about: { file_name: 'long.pdf' },
+          progress,
+          created_at: at(20),
+        }),
+      ],
+      {
+        run1: new Response(stream, { headers: { 'Content-Type': 'text/event-stream' } }),
+      },
+    );
+    const bar = await screen.findByRole('progressbar', {
+      name: 'Progress of Starting Summarize for long.pdf...',
+    });
+    // In its place: before the chat asked after it.
+    const texts = await articleTexts();
+    expect(texts[2]).toContain('Starting Summarize for long.pdf...');
+    expect(texts[3]).toContain('Later chat question');
+    await waitFor(() =>
+      expect(bar).toHaveAttribute('aria-valuenow', String(Math.round((2 / 3) * 100))),
+    );
+    expect(callsTo(fetchMock, 'jobs/run1/events')).toHaveLength(1);
+    finish();
+    expect(await screen.findByText('Summary that arrived after the reload.')).toBeInTheDocument();
+    expect(screen.getByText('Summarize completed for long.pdf.')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('Cancel on a followed job cancels it on the server', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('event: job\ndata: {"id":"q1"}\n\n'));
+      },
+    });
+    const { fetchMock, user } = setup(
+      [
+        job({
+          id: 'q1',
+          kind: 'ask',
+          state: 'queued',
+          about: { file_name: 'notes.txt', question: 'Still waiting?' },
+          created_at: at(40),
+        }),
+      ],
+      { q1: new Response(stream, { headers: { 'Content-Type': 'text/event-stream' } }) },
+    );
+    await screen.findByText('Still waiting?');
+    await user.click(await screen.findByRole('button', { name: /Cancel/ }));
+    expect(await screen.findByText('Cancelled: question about notes.txt.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([input, init]) => String(input).endsWith('/api/jobs/q1') && init?.method === 'DELETE',
+        ),
+      ).toBe(true),
+    );
+  });
+});
