@@ -229,6 +229,32 @@ describe('chat upload and question mode', () => {
     expect(callsTo(fetchMock, 'askQuestions')).toHaveLength(1);
   });
 
+  it("with no model, the picked file's actions that need one are disabled with the reason", async () => {
+    const { user } = setup((req) =>
+      req.path === 'ai/status'
+        ? json(200, {
+            state: 'unavailable',
+            progress: null,
+            name: 'model',
+            reason: null,
+            queued: 0,
+            last_ok_at: null,
+          })
+        : undefined,
+    );
+    await user.upload(await screen.findByTestId('chat-file-input'), new File(['x'], 'a.txt'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Select Action for file' }));
+    for (const action of ['Summarize', 'Ask Questions', 'Translate']) {
+      const item = await dialog.findByRole('button', { name: new RegExp(`^${action}`) });
+      expect(item).toHaveAttribute('aria-disabled', 'true');
+      expect(item).toHaveTextContent('Needs a language model; none is available now.');
+    }
+    expect(dialog.getByRole('button', { name: 'Proofread' })).not.toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+  });
+
   it('askQuestions failures are posted, a missing response field is reported', async () => {
     const { user } = setup((req) =>
       req.path === 'askQuestions' ? json(200, { answer: 'wrong field' }) : undefined,

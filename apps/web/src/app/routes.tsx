@@ -128,7 +128,7 @@ export function AppRoutes() {
     <ChatBottomBar
       renderUpload={({ disabled }) => (
         <Suspense fallback={null}>
-          <ChatUploadButton disabled={disabled} onAction={startAction} />
+          <ChatUploadButton disabled={disabled} unavailable={unavailable} onAction={startAction} />
         </Suspense>
       )}
       renderTools={(p) => (

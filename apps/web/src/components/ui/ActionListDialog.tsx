@@ -19,7 +19,8 @@ export function ActionListDialog<K extends string>({
   title: string;
   subject: string;
   listLabel: string;
-  choices: readonly { key: K; label: string }[];
+  /** `unavailable`: the choice is shown disabled with this reason under its label. */
+  choices: readonly { key: K; label: string; unavailable?: string }[];
   onSelect: (key: K) => void;
   onClose: () => void;
 }) {
@@ -29,9 +30,21 @@ export function ActionListDialog<K extends string>({
       <List aria-label={listLabel}>
         {choices.map((c) => (
           <ListItem key={c.key} disablePadding>
-            <ListItemButton onClick={() => onSelect(c.key)}>
-              <ListItemText primary={c.label} />
-            </ListItemButton>
+            {c.unavailable ? (
+              // Full opacity: the greyed default would fail the contrast check; the label's colour
+              // and the reason say it is unavailable.
+              <ListItemButton disabled sx={{ '&.Mui-disabled': { opacity: 1 } }}>
+                <ListItemText
+                  primary={c.label}
+                  secondary={c.unavailable}
+                  slotProps={{ primary: { sx: { color: 'text.secondary' } } }}
+                />
+              </ListItemButton>
+            ) : (
+              <ListItemButton onClick={() => onSelect(c.key)}>
+                <ListItemText primary={c.label} />
+              </ListItemButton>
+            )}
           </ListItem>
         ))}
       </List>

@@ -20,9 +20,12 @@ const SelectFileActionDialog = lazy(() =>
  */
 export function ChatUploadButton({
   disabled,
+  unavailable,
   onAction,
 }: {
   disabled: boolean;
+  /** Actions shown disabled, with their reason (no model can serve them now). */
+  unavailable?: Partial<Record<DocumentAction, string>>;
   onAction: (action: DocumentAction, source: { fileName: string; file: File }) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
@@ -60,6 +63,7 @@ export function ChatUploadButton({
         <Suspense fallback={null}>
           <SelectFileActionDialog
             fileName={file.name}
+            unavailable={unavailable}
             onClose={() => setFile(null)}
             onSelect={(action) => {
               setFile(null);
