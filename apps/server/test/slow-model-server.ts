@@ -12,8 +12,11 @@ import { readBody, sendJson, type OpenAIRequestBody } from './openai-test-server
  *   (a waiting request that goes away leaves the queue at once);
  * - each slot keeps the prompt it last evaluated when the request asks `cache_prompt: true`: a
  *   prompt that starts the same way costs only its new part (llama.cpp's prompt cache, vLLM's
- *   prefix caching), and a request goes to the free slot whose cache fits it best (none: the
- *   least recently used one, as llama.cpp does).
+ *   prefix caching), and a request goes to the free slot whose cache fits it best, counted as
+ *   llama.cpp does: the common prefix as a share of the new prompt, above
+ *   `--slot-prompt-similarity` (0.1, its default); none above it: the least recently used slot.
+ *   So a long document prompt that shares only a template's first tokens with a chat does not
+ *   take the slot that keeps the chat's system prompt.
  *
  * Tokens are counted as 4 characters each (what the product estimates for servers that do not
  * report it), so the prompt cost follows what the product sends.
@@ -57,6 +60,8 @@ export interface SlowModelServer {
 /** llama.cpp's default `n_batch`: the prompt is evaluated (and a cancel noticed) per batch. */
 export const PROMPT_BATCH_TOKENS = 2048;
 const CHARS_PER_TOKEN = 4;
+/** llama-server --slot-prompt-similarity: how much of a prompt a slot's cache must share to be chosen. */
+const SLOT_PROMPT_SIMILARITY = 0.1;
 
 export const countTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 
@@ -108,13 +113,13 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
       if (gone.aborted) return undefined;
     }
     const free = slots.filter((s) => !s.busy);
-    // llama.cpp: the slot whose cache shares most with the prompt, else the least recently used.
-    free.sort(
-      (a, b) =>
-        commonPrefixTokens(b.cached, prompt) - commonPrefixTokens(a.cached, prompt) ||
-        a.usedAt - b.usedAt,
-    );
-    const slot = free[0]!;
+    // llama.cpp (server get_available_slot): the most similar slot above the threshold, else LRU.
+    const promptTokens = Math.max(1, countTokens(prompt));
+    const similarity = (s: SlotState) => commonPrefixTokens(s.cached, prompt) / promptTokens;
+    const similar = free
+      .filter((s) => similarity(s) > SLOT_PROMPT_SIMILARITY)
+      .sort((a, b) => similarity(b) - similarity(a));
+    const slot = similar[0] ?? free.sort((a, b) => a.usedAt - b.usedAt)[0]!;
     slot.busy = true;
     slot.usedAt = performance.now();
     return slot;
