@@ -20,6 +20,7 @@ import { buildPrompt, replyTokensFor } from '../apps/server/src/features/chat/ch
 import { multipart, openEventStream } from '../apps/server/test/event-stream-client';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
+import { logbook } from './lib/logbook';
 
 /** A short context keeps the random model's replies (it never stops by itself) to 256 tokens. */
 const CONTEXT = 1024;
@@ -96,17 +97,6 @@ async function chat(server: Server, token: string, text: string, { whole = false
     ttftMs: first.at - t0,
     tokensPerSecond: REPLY_TOKENS / ((done.at - first.at) / 1000),
   };
-}
-
-/** A text of about `kb` kilobytes in paragraphs. */
-function logbook(kb: number): Buffer {
-  const parts: string[] = [];
-  for (let i = 0, size = 0; size < kb * 1024; i++) {
-    const s = `Entry ${i} of the logbook: the harbour counted ${i % 23} ships and ${i % 7} storms.`;
-    parts.push(i % 6 === 5 ? `${s}\n\n` : `${s} `);
-    size += s.length + 1;
-  }
-  return Buffer.from(parts.join(''));
 }
 
 async function main() {

@@ -8,19 +8,9 @@ import { multipart, openEventStream } from '../apps/server/test/event-stream-cli
 import { missingPiece, startCluster } from '../apps/server/test/scale-out/cluster';
 import { startSlowModelServer } from '../apps/server/test/slow-model-server';
 import { machineLine, result } from './lib/machine';
+import { logbook } from './lib/logbook';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function report(owner: string, kb: number): Buffer {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < kb * 1024; i++) {
-    const s = `Entry ${i} of ${owner}'s logbook: the harbour counted ${i % 23} ships and ${i % 7} storms.`;
-    parts.push(i % 6 === 5 ? `${s}\n\n` : `${s} `);
-    size += s.length + 1;
-  }
-  return Buffer.from(parts.join(''));
-}
 
 async function summarize(url: string, token: string, doc: Buffer): Promise<number> {
   const started = performance.now();
@@ -68,15 +58,15 @@ async function main() {
       await register(cluster.url, `other-${Date.now()}@example.com`),
     ];
     // A first summary warms the processes up (reader workers, parsers, JIT); the second is timed.
-    await summarize(cluster.url, other, report('bravo-warm-up', 20));
-    const alone = await summarize(cluster.url, other, report('bravo-alone', 20));
+    await summarize(cluster.url, other, logbook(20, 'bravo-warm-up'));
+    const alone = await summarize(cluster.url, other, logbook(20, 'bravo-alone'));
     const started = performance.now();
     // Each summary through an app server of its own (alternating), as nginx would spread them.
     const floods = Array.from({ length: 30 }, (_, i) =>
-      summarize(cluster.apps[i % 2]!.url, flooder, report(`flood${i}`, 20)),
+      summarize(cluster.apps[i % 2]!.url, flooder, logbook(20, `flood${i}`)),
     );
     await sleep(1000);
-    const during = await summarize(cluster.url, other, report('bravo', 20));
+    const during = await summarize(cluster.url, other, logbook(20, 'bravo'));
     const totals = await Promise.all(floods);
     const floodS = (performance.now() - started) / 1000;
     console.log(

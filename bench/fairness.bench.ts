@@ -18,6 +18,7 @@ import {
 } from '../apps/server/test/slow-model-server';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
+import { logbook } from './lib/logbook';
 
 const PROMPT_SPEED = 300;
 const GENERATION_SPEED = 25;
@@ -34,18 +35,6 @@ const json = (body: unknown) => ({
   contentType: 'application/json',
   bytes: Buffer.from(JSON.stringify(body)),
 });
-
-/** A text of about `kb` kilobytes in paragraphs, distinct per owner. */
-function report(owner: string, kb: number): Buffer {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < kb * 1024; i++) {
-    const s = `Entry ${i} of ${owner}'s logbook: the harbour counted ${i % 23} ships and ${i % 7} storms.`;
-    parts.push(i % 6 === 5 ? `${s}\n\n` : `${s} `);
-    size += s.length + 1;
-  }
-  return Buffer.from(parts.join(''));
-}
 
 /** Milliseconds from sending a chat to its first token. */
 async function chatFirstToken(server: Server, token: string, text: string): Promise<number> {
@@ -223,16 +212,16 @@ async function flood() {
   ];
   // A first summary warms the server up (reader workers, parsers, JIT); the second is timed.
   await (
-    await summarize(server, other, report('bravo-warm-up', 20))
+    await summarize(server, other, logbook(20, 'bravo-warm-up'))
   ).finished;
-  const alone = await (await summarize(server, other, report('bravo-alone', 20))).finished;
+  const alone = await (await summarize(server, other, logbook(20, 'bravo-alone'))).finished;
   const started = performance.now();
   const floods = await Promise.all(
-    Array.from({ length: 30 }, (_, i) => summarize(server, flooder, report(`flood${i}`, 20))),
+    Array.from({ length: 30 }, (_, i) => summarize(server, flooder, logbook(20, `flood${i}`))),
   );
   for (const f of floods) f.firstProgressMs.catch(() => undefined);
   await sleep(1000);
-  const during = await (await summarize(server, other, report('bravo', 20))).finished;
+  const during = await (await summarize(server, other, logbook(20, 'bravo'))).finished;
   const totals = await Promise.all(floods.map((f) => f.finished));
   const floodS = (performance.now() - started) / 1000;
   console.log(
@@ -254,7 +243,7 @@ async function flood() {
 async function main() {
   console.log(machineLine());
   console.log('(other work may load this machine while it runs: see the report notes)');
-  const doc = report('alpha', 200);
+  const doc = logbook(200, 'alpha');
   await flood();
   await twoSlots(doc);
   await oneSlot(doc);

@@ -13,20 +13,9 @@ import {
 import { startSlowModelServer } from '../apps/server/test/slow-model-server';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
+import { logbook } from './lib/logbook';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-/** A text of about `kb` kilobytes in paragraphs. */
-function report(kb: number): Buffer {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < kb * 1024; i++) {
-    const s = `Entry ${i} of the logbook: the harbour counted ${i % 23} ships and ${i % 7} storms.`;
-    parts.push(i % 6 === 5 ? `${s}\n\n` : `${s} `);
-    size += s.length + 1;
-  }
-  return Buffer.from(parts.join(''));
-}
 
 /** Five linked pages, a robots.txt and a sitemap, on loopback. */
 async function startSite() {
@@ -107,14 +96,14 @@ async function main() {
     const warm = await openEventStream(server.url, {
       path: '/api/summarize',
       token,
-      body: await multipart({}, { name: 'warm.txt', bytes: report(2) }),
+      body: await multipart({}, { name: 'warm.txt', bytes: logbook(2) }),
     });
     await warm.waitFor((e) => e.event === 'done' || e.event === 'error');
 
     const summary = await openEventStream(server.url, {
       path: '/api/summarize',
       token,
-      body: await multipart({}, { name: 'logbook.txt', bytes: report(200) }),
+      body: await multipart({}, { name: 'logbook.txt', bytes: logbook(200) }),
     });
     report_('200 KB summary', await errors(summary));
 

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlowModelServer, type SlowModelServer } from '../../../test/slow-model-server';
-import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
+import type { SlowModelServer } from '../../../test/slow-model-server';
+import { testDialects, type TestServer } from '../../../test/test-app';
 import { postForm } from '../documents/test-helpers';
 import { registerWithId } from '../files/test-helpers';
 import { deleteAccount } from '../users/users.service';
 import { jobsRepo } from './jobs.repo';
+import { startServerWithModel, stopServerWithModel } from './jobs.test-helper';
 
 /**
  * Issue 26: logout stops the user's jobs while the session still holds; deleting an account
@@ -17,16 +18,9 @@ describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
   let model: SlowModelServer;
   let server: TestServer;
   beforeAll(async () => {
-    model = await startSlowModelServer({
-      promptTokensPerSecond: 40_000,
-      generatedTokensPerSecond: 800,
-    });
-    server = await startTestServer({ dialect, env: { AI_BASE_URL: model.url } });
+    ({ model, server } = await startServerWithModel(dialect));
   });
-  afterAll(async () => {
-    await server?.close();
-    await model?.close();
-  });
+  afterAll(() => stopServerWithModel({ model, server }));
 
   const jobObjects = async () => {
     const keys: string[] = [];

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlowModelServer, type SlowModelServer } from '../../../test/slow-model-server';
-import {
-  registerUser,
-  startTestServer,
-  testDialects,
-  type TestServer,
-} from '../../../test/test-app';
+import type { SlowModelServer } from '../../../test/slow-model-server';
+import { registerUser, testDialects, type TestServer } from '../../../test/test-app';
 import { postForm } from '../documents/test-helpers';
+import { startServerWithModel, stopServerWithModel } from './jobs.test-helper';
 
 /**
  * Turns and caps of jobs over real HTTP, on SQLite (in-process queue) and PostgreSQL (pg-boss):
@@ -24,19 +20,12 @@ describe.each(testDialects())('job turns and caps over HTTP (%s)', (dialect) => 
   let model: SlowModelServer;
   let server: TestServer;
   beforeAll(async () => {
-    model = await startSlowModelServer({
-      promptTokensPerSecond: 40_000,
-      generatedTokensPerSecond: 800,
-    });
-    server = await startTestServer({
-      dialect,
-      env: { AI_BASE_URL: model.url, JOBS_PER_USER: '1', JOBS_QUEUED_PER_USER: '1' },
-    });
+    ({ model, server } = await startServerWithModel(dialect, {
+      JOBS_PER_USER: '1',
+      JOBS_QUEUED_PER_USER: '1',
+    }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await model?.close();
-  });
+  afterAll(() => stopServerWithModel({ model, server }));
 
   const jobsOf = async (token: string) =>
     ((await (await server.request('/api/jobs', { token })).json()) as JobList).jobs;
