@@ -107,11 +107,13 @@ describe.each(testDialects())('files sweeps beside running uploads (%s)', (diale
 
   it('sweeps dead reservations while the server runs and keeps a slow upload alive', async () => {
     const u = await freshUser();
-    const lease = { heartbeatMs: 20, deadAfterMs: 100, sweepEveryMs: 25 };
+    // Sweeps run often; a lease lasts 20 heartbeats, so only a stall of a whole second (not a
+    // busy machine's usual pauses) could make the live upload look dead.
+    const lease = { heartbeatMs: 50, deadAfterMs: 1000, sweepEveryMs: 25 };
     const short = { ...deps, lease };
     const stop = startReservationSweeper(short, { swept: () => {}, failed: () => {} });
     try {
-      const dead = await deadReservation(u.id, 1000);
+      const dead = await deadReservation(u.id, 5000);
       const body = new PassThrough();
       const slow = uploadFile(short, u.id, { filename: 'slow.txt', file: body });
       body.write('the first half, ');
@@ -126,12 +128,17 @@ describe.each(testDialects())('files sweeps beside running uploads (%s)', (diale
       expect(await objectExists(dead.key)).toBe(false);
 
       // Alive across several lease lengths of sweeps: its heartbeat keeps refreshing it.
-      const seen = new Set<string>();
-      await until(async () => {
-        const r = await pending();
-        if (r) seen.add(r.created_at);
-        return seen.size >= 6;
-      }, 'six heartbeats of the slow upload');
+      let first: number | undefined;
+      await until(
+        async () => {
+          const r = await pending();
+          if (!r) return false;
+          first ??= Date.parse(r.created_at);
+          return Date.parse(r.created_at) - first >= 2.5 * lease.deadAfterMs;
+        },
+        'heartbeats of the slow upload over 2.5 lease lengths',
+        30_000,
+      );
       body.end('the second half');
       const done = await slow;
       expect(done.file.file_name).toBe('slow.txt');

@@ -34,13 +34,17 @@ describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
       file: { name: 'notes.txt', bytes: new TextEncoder().encode('Gulls at dawn. '.repeat(400)) },
     });
     let id: string | undefined;
+    // A state, waited for as long as a loaded machine needs (poll's default is 1 s).
     await expect
-      .poll(async () => {
-        const res = await server.request('/api/jobs', { token });
-        const { jobs } = (await res.json()) as { jobs: { id: string; state: string }[] };
-        id = jobs.find((j) => j.state === 'running')?.id;
-        return id;
-      })
+      .poll(
+        async () => {
+          const res = await server.request('/api/jobs', { token });
+          const { jobs } = (await res.json()) as { jobs: { id: string; state: string }[] };
+          id = jobs.find((j) => j.state === 'running')?.id;
+          return id;
+        },
+        { timeout: 30_000 },
+      )
       .toBeTruthy();
     return { id: id!, pending };
   }

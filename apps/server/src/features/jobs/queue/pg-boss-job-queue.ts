@@ -23,10 +23,17 @@ export interface PgBossQueueOptions {
   maxRunSeconds: number;
 }
 
+/** How often an idle consumer asks for a message (an enqueue in this process wakes it at once). */
+const POLL_MS = 500;
+
 export class PgBossJobQueue implements JobQueue {
   private readonly boss: PgBoss;
-  private readonly workers: string[] = [];
   private started: Promise<void> | undefined;
+  /** The consumers' loops, while they run; `taking` false stops them between messages. */
+  private readonly loops: Promise<void>[] = [];
+  private taking = false;
+  /** Wakes consumers waiting for their next poll. */
+  private wake = new AbortController();
 
   constructor(private readonly opts: PgBossQueueOptions) {
     this.boss = new PgBoss({
@@ -57,28 +64,53 @@ export class PgBossJobQueue implements JobQueue {
   async enqueue(jobId: string) {
     await this.start();
     const id = await this.boss.send(QUEUE, { jobId });
-    // A worker of this process waiting on its polling interval takes it now.
-    for (const w of this.workers) this.boss.notifyWorker(w);
+    // A consumer of this process waiting for its next poll takes it now.
+    this.wakeConsumers();
     return id ?? undefined;
   }
 
+  /**
+   * Our own loop over pg-boss's fetch/complete rather than `boss.work`: pg-boss's worker fires
+   * `complete` without awaiting it, so a database error at that moment (PostgreSQL restarting, a
+   * process closing) became an unhandled rejection, which ends a Node process.
+   */
   async consume(concurrency: number, run: (jobId: string) => Promise<void>) {
     await this.start();
-    for (let i = 0; i < concurrency; i++) {
-      this.workers.push(
-        await this.boss.work<{ jobId: string }>(
-          QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: 0.5 },
-          async ([job]) => {
-            if (job) await run(job.data.jobId);
-          },
-        ),
-      );
+    this.taking = true;
+    for (let i = 0; i < concurrency; i++) this.loops.push(this.consumeLoop(run));
+  }
+
+  private async consumeLoop(run: (jobId: string) => Promise<void>) {
+    while (this.taking) {
+      const [message] = await this.boss
+        .fetch<{ jobId: string }>(QUEUE, { batchSize: 1 })
+        .catch(() => []);
+      if (!message) {
+        await this.nextPoll();
+        continue;
+      }
+      // The job's row records how it ended; the message only has to leave the queue.
+      await run(message.data.jobId).catch(() => undefined);
+      await this.boss.complete(QUEUE, message.id).catch(() => undefined);
     }
   }
 
+  private nextPoll(): Promise<void> {
+    const { signal } = this.wake;
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
+  private wakeConsumers() {
+    this.wake.abort();
+    this.wake = new AbortController();
+  }
+
   async stopTaking() {
-    if (this.workers.length) await this.boss.offWork(QUEUE);
+    this.taking = false;
+    this.wakeConsumers();
   }
 
   async isPending(queueId: string) {
@@ -90,7 +122,9 @@ export class PgBossJobQueue implements JobQueue {
   async close() {
     if (!this.started) return;
     await this.started.catch(() => {});
-    // Running jobs are not waited for: their rows go stale and another process resumes them.
+    await this.stopTaking();
+    // Running jobs are not waited for: their rows go stale and another process resumes them
+    // (their loops end quietly: every call on the closed pool is caught).
     await this.boss.stop({ graceful: false, wait: true, close: true }).catch(() => {});
   }
 }
