@@ -136,7 +136,11 @@ const envSchema = z.object({
     .enum(['on', 'off', 'true', 'false'])
     .default('on')
     .transform((v) => v === 'on' || v === 'true'),
-  /** Send `cache_prompt: true` (llama.cpp server); off for servers that refuse unknown fields. */
+  /**
+   * Send llama.cpp server's `cache_prompt: true` and, with AI_PARALLEL ≥ 2, `id_slot` (people's
+   * calls in slot 0; AI_PARALLEL must then match the server's `-np`); off for servers that refuse
+   * unknown fields.
+   */
   AI_CACHE_PROMPT: z
     .enum(['on', 'off', 'true', 'false'])
     .default('on')

@@ -5,7 +5,8 @@ import { readBody, sendJson, type OpenAIRequestBody } from './openai-test-server
 /**
  * An OpenAI-compatible server with the costs of a real small model on a CPU (llama.cpp's
  * `llama-server -np <slots>`), for the scheduler's tests and the fairness bench:
- * - `slots` requests run at once (default 1); the others wait, first come first served;
+ * - `slots` requests run at once (default 1); the others wait, first come first served; a
+ *   request that names its slot (`id_slot`) runs in that one, waiting for it if busy;
  * - the slots share one processor: with k busy slots each runs at 1/k of the speed;
  * - a prompt is evaluated in batches of 2,048 tokens (`n_batch`) and the reply token by token; a
  *   client that goes away frees its slot only between two of these steps, as llama.cpp does
@@ -103,14 +104,27 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
   /** One step of work on the shared processor: slower while other slots are busy too. */
   const step = (msAlone: number) => sleep(msAlone * Math.max(1, running));
 
-  /** The free slot whose cache shares most with the prompt; waits for one (FIFO). */
-  async function takeSlot(prompt: string, gone: AbortSignal): Promise<SlotState | undefined> {
-    while (!slots.some((s) => !s.busy)) {
+  /**
+   * The slot the request names (llama-server's `id_slot`), or the free slot whose cache shares
+   * most with the prompt; waits for it (first come, first served).
+   */
+  async function takeSlot(
+    prompt: string,
+    gone: AbortSignal,
+    pinned: SlotState | undefined,
+  ): Promise<SlotState | undefined> {
+    const blocked = () => (pinned ? pinned.busy : !slots.some((s) => !s.busy));
+    while (blocked()) {
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
         gone.addEventListener('abort', () => resolve(), { once: true });
       });
       if (gone.aborted) return undefined;
+    }
+    if (pinned) {
+      pinned.busy = true;
+      pinned.usedAt = performance.now();
+      return pinned;
     }
     const free = slots.filter((s) => !s.busy);
     // llama.cpp (server get_available_slot): the most similar slot above the threshold, else LRU.
@@ -127,7 +141,8 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
 
   function freeSlot(slot: SlotState) {
     slot.busy = false;
-    waiting.shift()?.();
+    // Every waiter looks again, in arrival order (one may wait for this very slot).
+    for (const wake of waiting.splice(0)) wake();
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -155,7 +170,9 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
     maxOpen = Math.max(maxOpen, pending);
     let slot: SlotState | undefined;
     try {
-      slot = await takeSlot(prompt, gone.signal);
+      const idSlot = (body as { id_slot?: unknown }).id_slot;
+      const pinned = typeof idSlot === 'number' && idSlot >= 0 ? slots[idSlot] : undefined;
+      slot = await takeSlot(prompt, gone.signal, pinned);
       if (!slot) return;
       await gate;
       // Gone before its first step: it never started.

@@ -29,6 +29,13 @@ export interface GenerateOptions {
   owner?: string | number;
   /** The long work this call belongs to, told of its queue position (see progress.ts). */
   work?: WorkHandle;
+  /**
+   * The model server's slot the scheduler gave this call (0 for people's calls, the others for
+   * document work), sent as llama-server's `id_slot` so each slot's prompt cache keeps one kind
+   * of work: otherwise its least-recently-used choice gives a summary the slot that held the
+   * chat's system prompt and history, and the next chat evaluates them all again.
+   */
+  slot?: number;
 }
 
 export type CallPriority = 'interactive' | 'batch';

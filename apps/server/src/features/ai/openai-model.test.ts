@@ -32,6 +32,17 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     });
   });
 
+  it("sends llama-server's cache_prompt and the call's slot as id_slot, only when asked to", async () => {
+    const turns = [{ role: 'user' as const, content: 'pinned' }];
+    await generate(model({ cachePrompt: true }), turns, { slot: 1 });
+    expect(ai.requests.at(-1)).toMatchObject({ cache_prompt: true, id_slot: 1 });
+    await generate(model({ cachePrompt: true }), turns);
+    expect(ai.requests.at(-1)).not.toHaveProperty('id_slot');
+    await generate(model({ cachePrompt: false }), turns, { slot: 1 });
+    expect(ai.requests.at(-1)).not.toHaveProperty('id_slot');
+    expect(ai.requests.at(-1)).not.toHaveProperty('cache_prompt');
+  });
+
   it('maps failures to clear errors: what to do for the user, what to fix for the operator', async () => {
     const turns = [{ role: 'user' as const, content: 'x' }];
     await expect(generate(model({ apiKey: 'wrong' }), turns)).rejects.toMatchObject({

@@ -27,7 +27,9 @@ export interface OpenAIModelOptions {
   /**
    * AI_CACHE_PROMPT: ask the server to keep each slot's prompt evaluated (llama.cpp's
    * `cache_prompt`; vLLM and Ollama ignore it and cache prefixes by themselves), so a call the
-   * scheduler preempted resumes on its cache when it is sent again.
+   * scheduler preempted resumes on its cache when it is sent again; and, with two slots or more,
+   * pin each call to the slot the scheduler gave it (llama.cpp's `id_slot`: people's calls in
+   * slot 0, document work in the others), so a summary never evicts the chat's cached prompt.
    */
   cachePrompt?: boolean;
   defaultMaxTokens?: number;
@@ -125,6 +127,7 @@ export class OpenAIModel implements LanguageModel {
           stream: true,
           max_tokens: opts.maxTokens ?? this.opts.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
           ...(this.opts.cachePrompt ? { cache_prompt: true } : {}),
+          ...(this.opts.cachePrompt && opts.slot !== undefined ? { id_slot: opts.slot } : {}),
           ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
         }),
         signal,

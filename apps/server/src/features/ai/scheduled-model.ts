@@ -10,7 +10,7 @@ import {
   type ModelStatus,
 } from './language-model';
 import { Scheduler, type Slot } from './scheduler';
-import type { SharedSlots } from './shared-slots';
+import type { SharedSlotLease, SharedSlots } from './shared-slots';
 
 /**
  * The model every feature uses: the provider behind the scheduler. Each call waits for the model
@@ -123,7 +123,7 @@ export class ScheduledModel implements LanguageModel {
     maxTokens: number,
   ): AsyncGenerator<string> {
     const { signal, dispose } = linkSignals(opts.signal, slot.signal);
-    let lease: { release(): Promise<void> } | undefined;
+    let lease: SharedSlotLease | undefined;
     let firstAt = 0;
     let reply = '';
     let started = performance.now();
@@ -138,11 +138,14 @@ export class ScheduledModel implements LanguageModel {
       // The work learns which of its calls run, and how long they take against their estimate.
       opts.work?.callStarted?.(this.estimator.estimateMs(promptTokens, maxTokens));
       told = true;
+      // With one slot there is nothing to choose; with more, the call's slot keeps its cache.
+      const slotIndex = this.scheduler.capacity >= 2 ? (lease?.slot ?? slot.index) : undefined;
       for await (const piece of this.inner.stream(turns, {
         ...opts,
         priority: opts.priority ?? 'batch',
         maxTokens,
         signal,
+        ...(slotIndex !== undefined ? { slot: slotIndex } : {}),
       })) {
         if (!firstAt) firstAt = performance.now();
         reply += piece;

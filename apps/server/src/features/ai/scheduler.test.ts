@@ -29,6 +29,22 @@ function recorder(scheduler: Scheduler) {
 }
 
 describe('scheduler', () => {
+  it("gives people's calls slot 0 and document work the others, so each slot keeps its cache", async () => {
+    const s = new Scheduler({ capacity: 3, preempt: true });
+    const r = recorder(s);
+    void r.take('doc1', batch('o'));
+    void r.take('doc2', batch('p'));
+    await r.settle();
+    expect([r.slots.get('doc1')!.index, r.slots.get('doc2')!.index]).toEqual([2, 1]);
+    void r.take('chat', interactive());
+    await r.settle();
+    expect(r.slots.get('chat')!.index).toBe(0);
+    r.slots.get('doc2')!.release();
+    void r.take('doc3', batch('q'));
+    await r.settle();
+    expect(r.slots.get('doc3')!.index).toBe(1);
+  });
+
   it('never runs more calls than it has slots', async () => {
     const s = new Scheduler({ capacity: 2, preempt: true });
     const r = recorder(s);

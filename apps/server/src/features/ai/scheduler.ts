@@ -29,6 +29,11 @@ export interface SlotRequest {
 }
 
 export interface Slot {
+  /**
+   * Which of the model server's slots it is: the lowest free for an interactive call (slot 0 is
+   * the people's slot), the highest free for a batch call.
+   */
+  readonly index: number;
   /** Aborted when the call is preempted (batch calls only). */
   readonly signal: AbortSignal;
   /** True once the scheduler has taken the slot back for an interactive call. */
@@ -64,6 +69,8 @@ export interface SchedulerOptions {
 
 export class Scheduler {
   private readonly running = new Set<Ticket>();
+  /** Slot indexes in use. */
+  private readonly taken = new Set<number>();
   private readonly interactive = new OwnerTurns<Ticket>();
   /** Preempted batch calls, which run before any other batch call. */
   private readonly requeued: Ticket[] = [];
@@ -190,9 +197,12 @@ export class Scheduler {
     t.startedAt = this.now();
     t.preemption = new AbortController();
     this.running.add(t);
+    const index = this.freeIndex(t.priority);
+    this.taken.add(index);
     let released = false;
     const preemption = t.preemption;
     t.grant({
+      index,
       signal: preemption.signal,
       get preempted() {
         return preemption.signal.aborted;
@@ -201,10 +211,18 @@ export class Scheduler {
         if (released) return;
         released = true;
         this.running.delete(t);
+        this.taken.delete(index);
         this.dispatch();
         this.changed();
       },
     });
+  }
+
+  private freeIndex(priority: CallPriority): number {
+    const free = Array.from({ length: this.capacity }, (_, i) => i).filter(
+      (i) => !this.taken.has(i),
+    );
+    return (priority === 'interactive' ? free[0] : free.at(-1)) ?? 0;
   }
 
   /** Whether a running batch call may still be preempted (its budget: once, and early). */

@@ -26,6 +26,8 @@ const WAITER_TTL_MS = 2000;
 const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 export interface SharedSlotLease {
+  /** The model server's slot (0 is kept for people when there are two or more). */
+  slot: number;
   release(): Promise<void>;
 }
 
@@ -160,6 +162,7 @@ export class SharedSlots {
     this.renewer ??= setInterval(() => void this.renew(), Math.floor(this.leaseMs / 4));
     let released = false;
     return {
+      slot,
       release: async () => {
         if (released) return;
         released = true;
