@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ERROR_MESSAGES } from '@inkwell/contract';
-import type { Db } from '../../db/database';
+import type { Db, Dialect } from '../../db/database';
+import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { HttpError } from '../../lib/http-error';
 import { isoAt, nowIso } from '../../lib/time';
 import type { WorkProgress } from '../ai/work-progress';
@@ -16,6 +17,7 @@ import { jobsRepo, type Lease } from './jobs.repo';
  */
 export interface JobRunnerDeps {
   db: Db;
+  dialect: Dialect;
   kinds: JobKinds;
   bus: JobBus;
   log: FastifyBaseLogger;
@@ -99,9 +101,10 @@ export class JobRunner {
     const beat = setInterval(() => void heartbeat(), this.deps.heartbeatMs);
     const heartbeat = async () => {
       const current = JSON.stringify(progress.snapshot());
-      const state = await jobsRepo
-        .heartbeat(db, jobId, lease, nowIso(), current === saved ? null : current)
-        .catch(() => 'running' as const); // a database hiccup is not a lost lease
+      // Bookkeeping: a power cut that rolled a heartbeat back would only make it look older.
+      const state = await withUnsyncedCommit(db, this.deps.dialect, (trx) =>
+        jobsRepo.heartbeat(trx, jobId, lease, nowIso(), current === saved ? null : current),
+      ).catch(() => 'running' as const); // a database hiccup is not a lost lease
       saved = current;
       if (state === undefined) controller.abort(new LeaseLost('another process took the job'));
       else if (state === 'cancelled') controller.abort(new Error('cancelled'));
@@ -178,10 +181,13 @@ export class JobRunner {
   }
 
   private parts(jobId: string): PartCache {
-    const { db } = this.deps;
+    const { db, dialect } = this.deps;
     return {
       get: (key) => jobsRepo.getPart(db, jobId, key),
-      put: (key, output) => jobsRepo.putPart(db, jobId, key, output),
+      // A finished call kept for a resumed run: lost in a power cut, it is only asked again. Its
+      // commit skips the fsync, which on a loaded machine held the event loop for tens of ms.
+      put: (key, output) =>
+        withUnsyncedCommit(db, dialect, (trx) => jobsRepo.putPart(trx, jobId, key, output)),
     };
   }
 }

@@ -81,6 +81,7 @@ export class Jobs {
   constructor(private readonly opts: JobsOptions) {
     this.runner = new JobRunner({
       db: opts.db,
+      dialect: opts.dialect,
       kinds: this.kinds,
       bus: this.bus,
       log: opts.log,
