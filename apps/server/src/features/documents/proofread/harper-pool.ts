@@ -8,7 +8,7 @@ import type { LintCall } from './harper-worker';
  * thread, so a long check never holds up another request, and Harper's ~2 s start and its
  * dictionary are paid once. Checks queue in that worker, one at a time.
  */
-const pool = new WorkerPool(siblingModule('harper-worker', import.meta.url), 1);
+const pool = new WorkerPool(siblingModule('harper-worker', import.meta.url), { size: 1 });
 
 export const lintInWorker = (text: string, dialect: Dialect) =>
   pool.call<HarperFinding[]>({ text, dialect } satisfies LintCall);
