@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Transferable } from 'node:worker_threads';
 import { HttpError } from '../lib/http-error';
 import { siblingModule, WorkerPool, type CallFailure } from '../lib/worker-pool';
 import type { CpuCall } from './cpu-worker';
@@ -45,8 +46,13 @@ export class CpuPool {
     return this.pool.started;
   }
 
-  run<K extends CpuTaskName>(task: K, arg: Arg<K>): Promise<Result<K>> {
-    return this.pool.call<Result<K>>({ task, arg } satisfies CpuCall);
+  /** Runs a task; `transfer` moves its buffers to the worker instead of copying them. */
+  run<K extends CpuTaskName>(
+    task: K,
+    arg: Arg<K>,
+    transfer?: readonly Transferable[],
+  ): Promise<Result<K>> {
+    return this.pool.call<Result<K>>({ task, arg } satisfies CpuCall, { transfer });
   }
 
   close(): Promise<void> {

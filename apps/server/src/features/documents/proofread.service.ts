@@ -10,7 +10,6 @@ import {
   promptTokens,
   type AiDeps,
 } from './model-calls';
-import { dialectFor } from './proofread/english-dialect';
 import { lintInWorker } from './proofread/harper-pool';
 
 /**
@@ -36,7 +35,7 @@ export async function proofread(
   const truncated = documentText.length > PROOFREAD_MAX_CHARS;
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
   deps.progress?.stage('checking', modelAvailable(deps.ai) ? 1 : 0);
-  const findings = await lintInWorker(text, dialectFor(dialect, text));
+  const findings = await lintInWorker(text, dialect);
   const issues: ProofreadIssue[] = findings.slice(0, MAX_ISSUES).map((f) => ({
     message: f.message,
     offset: f.start,

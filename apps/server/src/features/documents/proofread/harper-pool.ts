@@ -1,5 +1,5 @@
+import type { EnglishDialect } from '@inkwell/contract';
 import { siblingModule, WorkerPool } from '../../../lib/worker-pool';
-import type { Dialect } from './english-dialect';
 import type { HarperFinding } from './harper';
 import type { LintCall } from './harper-worker';
 
@@ -10,7 +10,8 @@ import type { LintCall } from './harper-worker';
  */
 const pool = new WorkerPool(siblingModule('harper-worker', import.meta.url), { size: 1 });
 
-export const lintInWorker = (text: string, dialect: Dialect) =>
+/** Harper's findings in the user's English (`auto` or none: the text's own). */
+export const lintInWorker = (text: string, dialect?: EnglishDialect) =>
   pool.call<HarperFinding[]>({ text, dialect } satisfies LintCall);
 
 export const closeHarperPool = () => pool.close();
