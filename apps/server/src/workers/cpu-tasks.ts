@@ -1,3 +1,4 @@
+import type { SummaryMode } from '@inkwell/contract';
 import { readCachedText, type CachedText } from '../features/files/cached-text-reader';
 import { docxBlocks } from '../features/files/docx-blocks';
 import { estimateTokens } from '../features/ai/token-estimate';
@@ -14,14 +15,24 @@ import type { FetchedResource } from '../features/analysis/fetch/safe-fetch';
  * server's event loop: each takes and returns plain data (structured-clonable).
  */
 export const CPU_TASKS = {
-  /** The extractive step of a bounded summary, counting tokens by estimate at the model's rate. */
-  selectSentences: (a: { units: TextUnit[]; budget: number; tokensPerEstimate: number }) =>
-    selectSentences(a.units, a.budget, (t) => Math.ceil(estimateTokens(t) * a.tokensPerEstimate)),
-  /** A full summary's chunks: every piece of the document, packed to the budget by estimate. */
-  packDocument: (a: { units: TextUnit[]; budget: number; tokensPerEstimate: number }) =>
-    packChunks(documentPieces(a.units), a.budget, (t) =>
-      Math.ceil(estimateTokens(t) * a.tokensPerEstimate),
-    ),
+  /**
+   * A summary's chunks, counted by estimate at the model's rate: every piece of the document
+   * (`full`), or the extractive step's most central sentences, at most `maxTokens` (`bounded`).
+   */
+  summaryChunks: (a: {
+    units: TextUnit[];
+    mode: SummaryMode;
+    maxTokens: number;
+    budget: number;
+    tokensPerEstimate: number;
+  }) => {
+    const count = (t: string) => Math.ceil(estimateTokens(t) * a.tokensPerEstimate);
+    const pieces =
+      a.mode === 'full'
+        ? documentPieces(a.units)
+        : selectSentences(a.units, a.maxTokens, count).pieces;
+    return packChunks(pieces, a.budget, count);
+  },
   /** A file's cached text (file_text_cache), parsed. */
   parseCachedText: (json: string) => JSON.parse(json) as CachedText,
   /** A file's cached text read from its SQLite file and parsed (undefined when not cached). */

@@ -1,7 +1,7 @@
 import type { SummaryMode } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import type { ChatTurn } from '../ai/language-model';
-import { packChunks, splitOversized, type Chunk } from './chunking';
+import { splitOversized, type Chunk } from './chunking';
 import { cpuPool } from '../../workers/cpu-pool';
 import { estimateTokens } from '../ai/token-estimate';
 import {
@@ -75,14 +75,7 @@ export async function summarizeDocument(
   requireModel(deps.ai);
   const plan = planSummary(deps);
   const count = (t: string) => deps.ai.countTokens(t);
-  const chunks =
-    opts.mode === 'full'
-      ? await packInPool(units, plan.chunkBudget, count)
-      : packChunks(
-          (await selectInPool(units, opts.maxTokens, count)).pieces,
-          plan.chunkBudget,
-          count,
-        );
+  const chunks = await chunksInPool(units, opts, plan.chunkBudget, count);
   if (chunks.length === 0) throw badRequest('This file has no text we can read.');
   deps.progress?.stage('summarizing', expectedCalls(chunks, plan));
   if (chunks.length === 1) {
@@ -157,27 +150,27 @@ export function expectedCalls(chunks: Chunk[], plan: SummaryPlan): number {
 const RATE_SAMPLE_CHARS = 20_000;
 
 /**
- * The extractive step (TextRank over every sentence: ~1 s of CPU for 10 MB) in the CPU pool, off
- * the event loop. The worker has no model, so it counts tokens by estimate, scaled to the model's
- * own count measured here on a sample (1 for an OpenAI-compatible server, which estimates too).
+ * The summary's chunks, cut in the CPU pool, off the event loop: the extractive step of a bounded
+ * summary (TextRank over every sentence: ~1 s of CPU for 10 MB), or every piece of the document
+ * for a full one, split and packed. The worker has no model, so it counts tokens by estimate,
+ * scaled to the model's own count measured here on a sample (1 for an OpenAI-compatible server,
+ * which estimates too); a chunk the model's own count finds over the budget (a tokenizer unlike
+ * the sample) is split again here, so every prompt fits.
  */
-async function selectInPool(units: TextUnit[], budget: number, count: (t: string) => number) {
-  const tokensPerEstimate = modelTokensPerEstimate(units, count);
-  return cpuPool().run('selectSentences', { units, budget, tokensPerEstimate });
-}
-
-/**
- * A full summary's chunks, cut in the CPU pool (every piece of a 10 MB document, split and
- * counted). Counted there by estimate at the model's rate: a chunk the model's own count finds
- * over the budget (a tokenizer unlike the sample) is split again here, so every prompt fits.
- */
-async function packInPool(
+async function chunksInPool(
   units: TextUnit[],
+  opts: SummaryOptions,
   budget: number,
   count: (t: string) => number,
 ): Promise<Chunk[]> {
   const tokensPerEstimate = modelTokensPerEstimate(units, count);
-  const chunks = await cpuPool().run('packDocument', { units, budget, tokensPerEstimate });
+  const chunks = await cpuPool().run('summaryChunks', {
+    units,
+    mode: opts.mode,
+    maxTokens: opts.maxTokens,
+    budget,
+    tokensPerEstimate,
+  });
   // Rate 1: the model counts by the same estimate (an OpenAI-compatible server); no check.
   if (tokensPerEstimate === 1) return chunks;
   return chunks.flatMap((c) =>
