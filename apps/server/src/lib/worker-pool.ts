@@ -12,6 +12,13 @@ export type CallFailure =
   /** The call passed its time limit; its worker was ended. */
   | { kind: 'timed out' };
 
+/**
+ * The niceness of workers whose work has no deadline of its own (audits, summary cutting,
+ * proofreading, passages): under CPU contention the event loop runs first. Not for the document
+ * reader, whose time limit is wall-clock.
+ */
+export const WORKER_NICENESS = 10;
+
 export interface WorkerPoolOptions {
   /** Worker threads at most; each is started on first need and kept. */
   size: number;
@@ -25,6 +32,11 @@ export interface WorkerPoolOptions {
   callsPerWorker?: number;
   /** The error a failed call rejects with. */
   failure?: (failure: CallFailure) => Error;
+  /**
+   * The workers' scheduling niceness (Linux: per thread): above 0, a core that the event loop and
+   * a worker both want goes to the event loop first, so routing is not kept waiting by CPU work.
+   */
+  niceness?: number;
 }
 
 export interface CallOptions {
@@ -134,7 +146,7 @@ export class WorkerPool {
 
   private spawn(slot: Slot): Worker {
     const { heapMb } = this.options;
-    const worker = new Worker(workerBootstrap(this.moduleUrl), {
+    const worker = new Worker(workerBootstrap(this.moduleUrl, this.options.niceness), {
       eval: true,
       ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
     });
@@ -203,12 +215,19 @@ function hash(s: string): number {
  * The worker's start: the server runs from TypeScript sources (through tsx), and a worker thread
  * does not inherit the loader of the thread that starts it, so it registers tsx first.
  */
-export function workerBootstrap(moduleUrl: URL): string {
-  if (!moduleUrl.pathname.endsWith('.ts')) return `import(${JSON.stringify(moduleUrl.href)});`;
+export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
+  // On Linux, setpriority() of "this process" (0) sets the calling thread's only; elsewhere it
+  // would lower the whole server, so the workers keep the process's priority there.
+  const nice =
+    niceness > 0 && process.platform === 'linux'
+      ? `try { require('node:os').setPriority(${niceness}); } catch {}\n`
+      : '';
+  if (!moduleUrl.pathname.endsWith('.ts'))
+    return `${nice}import(${JSON.stringify(moduleUrl.href)});`;
   // tsx's ESM API (its package maps 'tsx/esm/api' to index.mjs for import, index.cjs for require)
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return `${nice}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
 }
 
 /** The URL of a sibling module, as .ts when running from sources and .js when built. */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { HttpError } from '../lib/http-error';
-import { siblingModule, WorkerPool, type CallFailure } from '../lib/worker-pool';
+import { siblingModule, WORKER_NICENESS, WorkerPool, type CallFailure } from '../lib/worker-pool';
 import type { CpuCall } from './cpu-worker';
 import type { CpuTaskName, CpuTasks } from './cpu-tasks';
 
@@ -38,6 +38,7 @@ export class CpuPool {
       size,
       callsPerWorker: 1,
       failure: taskError,
+      niceness: WORKER_NICENESS,
     });
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { siblingModule, WorkerPool } from '../../../lib/worker-pool';
+import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
 import { READER_VERSION, type TextUnit } from '../reader';
 import type { Candidate } from './passage-index';
 import type { WorkProgress } from '../../ai/work-progress';
@@ -10,7 +10,10 @@ import type { SearchCall, SearchReply, TextsCall, TextsReply, VectorsCall } from
  * Passage search off the event loop: two worker threads, each keeping the indexes of the files
  * routed to it (by key), so a file's second question only scores its terms.
  */
-const pool = new WorkerPool(siblingModule('passage-worker', import.meta.url), { size: 2 });
+const pool = new WorkerPool(siblingModule('passage-worker', import.meta.url), {
+  size: 2,
+  niceness: WORKER_NICENESS,
+});
 
 /** Where a question's passages come from: a kept index by its key, or the text read on a miss. */
 export interface PassageSource {
