@@ -7,6 +7,7 @@
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
@@ -208,6 +209,7 @@ async function measure(label: string, productDir?: string) {
             );
           }
         }
+      const loadBefore = loadavg()[0]!;
       const times = await probeHealth(server.url, stop);
       clearTimeout(timer);
       await Promise.all(users);
@@ -216,7 +218,9 @@ async function measure(label: string, productDir?: string) {
       const max = times.at(-1) ?? NaN;
       console.log(
         `${label}, ${name}: ${times.length} health checks, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-          `max ${max.toFixed(0)} ms; answers: ${[...statuses].map(([k, v]) => `${k} ×${v}`).join(', ') || 'none'}`,
+          `max ${max.toFixed(0)} ms; machine load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} ` +
+          `(others' work too: on 2 cores, above 2 every thread waits its turn); ` +
+          `answers: ${[...statuses].map(([k, v]) => `${k} ×${v}`).join(', ') || 'none'}`,
       );
       return p99;
     };

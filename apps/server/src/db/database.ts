@@ -13,6 +13,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export const SQLITE_DURABLE_SYNC = 'synchronous = FULL';
 export type Db = Kysely<Database>;
 
+/** The file of each SQLite database opened here: a worker thread may read it with its own handle. */
+const sqliteFiles = new WeakMap<Db, string>();
+
+/** The SQLite file behind `db`; undefined for PostgreSQL. */
+export const sqliteFileOf = (db: Db): string | undefined => sqliteFiles.get(db);
+
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
@@ -37,7 +43,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
 }
 
 function openSqlite(dataDir: string): DatabaseHandle {
-  const file = new SQLite(path.join(dataDir, 'inkwell.db'));
+  const fileName = path.join(dataDir, 'inkwell.db');
+  const file = new SQLite(fileName);
   // WAL lets readers run beside the single writer; foreign keys make deletes cascade. FULL syncs
   // the log at every commit: with NORMAL a power cut can roll back a file the user was told is
   // saved (its bytes are fsync'd before the row is written), and the start-up sweep would then
@@ -49,6 +56,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(file) }),
   });
+  sqliteFiles.set(db, fileName);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

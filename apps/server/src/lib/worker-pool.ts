@@ -1,78 +1,207 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
+
+/** Why a call failed, for the pool's owner to turn into its own kind of error. */
+export type CallFailure =
+  /** The worker module threw: its message, and its HTTP status when it had one. */
+  | { kind: 'thrown'; message: string; status?: number }
+  /** The worker itself failed (e.g. code ERR_WORKER_OUT_OF_MEMORY past its heap limit). */
+  | { kind: 'crashed'; message: string; code?: string }
+  | { kind: 'exited'; exitCode: number }
+  /** The call passed its time limit; its worker was ended. */
+  | { kind: 'timed out' };
 
 /**
- * A fixed set of worker threads for CPU work the event loop must not do (passage indexing,
- * proofreading). Calls that name a `route` always go to the same worker, so what a worker keeps
- * in memory (a file's passage index) is found again; others go to the worker with the fewest
- * calls in flight. A worker that dies fails its calls and is replaced on the next one.
- * The worker module answers each `{ id, ...message }` with `{ id, result }` or `{ id, error }`.
+ * The niceness of workers whose work has no deadline of its own (audits, summary cutting,
+ * proofreading, passages): under CPU contention the event loop runs first. Not for the document
+ * reader, whose time limit is wall-clock.
  */
-interface Pending {
+export const WORKER_NICENESS = 10;
+
+export interface WorkerPoolOptions {
+  /** Worker threads at most; each is started on first need and kept. */
+  size: number;
+  /** Each worker's old-generation heap limit: past it, the worker ends, not the process. */
+  heapMb?: number;
+  /**
+   * Calls one worker is handed at once; more wait in the pool's queue. Infinity (the default)
+   * hands every call over at once and lets it wait in its worker; 1 keeps a worker's time limit
+   * or crash to its own call.
+   */
+  callsPerWorker?: number;
+  /** The error a failed call rejects with. */
+  failure?: (failure: CallFailure) => Error;
+  /**
+   * The workers' scheduling niceness (Linux: per thread): above 0, a core that the event loop and
+   * a worker both want goes to the event loop first, so routing is not kept waiting by CPU work.
+   */
+  niceness?: number;
+}
+
+export interface CallOptions {
+  /** Calls with the same route always go to the same worker (what it keeps is found again). */
+  route?: string;
+  /** From the hand-over: past it, the worker is ended (a parse is stopped for real). */
+  timeoutMs?: number;
+  /** Buffers moved to the worker instead of copied (unusable here afterwards). */
+  transfer?: readonly Transferable[];
+}
+
+interface Call {
+  message: object;
+  options: CallOptions;
   resolve(value: unknown): void;
   reject(err: Error): void;
 }
 
 interface Slot {
   worker?: Worker;
-  pending: Map<number, Pending>;
+  pending: Map<number, { call: Call; timer?: NodeJS.Timeout }>;
 }
 
+type Reply = { id: number; result?: unknown; error?: string; status?: number };
+
+/**
+ * Worker threads for CPU work the event loop must not do (document reading, audits, summary
+ * cutting, passage indexing, proofreading). Workers are started when first needed and kept for
+ * the next calls, with what they loaded. A worker that ends (crash, heap limit, time limit) fails
+ * only the calls it held and is replaced on the next call; an idle one never keeps the process
+ * alive. The worker module answers each `{ id, ...message }` with `{ id, result }` or
+ * `{ id, error, status? }` (serveCalls below).
+ */
 export class WorkerPool {
   private readonly slots: Slot[];
+  private readonly queue: Call[] = [];
   private nextId = 1;
+  /** Workers started so far: an ended worker is replaced, never reused. */
+  started = 0;
 
   constructor(
     private readonly moduleUrl: URL,
-    size: number,
-    private readonly heapMb?: number,
+    private readonly options: WorkerPoolOptions,
   ) {
-    this.slots = Array.from({ length: size }, () => ({ pending: new Map() }));
+    this.slots = Array.from({ length: options.size }, () => ({ pending: new Map() }));
   }
 
-  call<R>(message: object, route?: string): Promise<R> {
-    const slot =
-      route === undefined ? this.leastBusy() : this.slots[hash(route) % this.slots.length]!;
-    const worker = (slot.worker ??= this.spawn(slot));
-    const id = this.nextId++;
+  call<R>(message: object, options: CallOptions = {}): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.ref(); // a call in flight keeps the process alive; an idle worker does not
-      worker.postMessage({ ...message, id });
+      this.queue.push({ message, options, resolve: resolve as (v: unknown) => void, reject });
+      this.dispatch();
     });
   }
 
+  /** Ends every worker; calls in flight fail. */
   async close(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.worker?.terminate()));
   }
 
-  private leastBusy(): Slot {
-    return this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  /** Hands queued calls to workers with room, in order (a routed call waits for its own). */
+  private dispatch(): void {
+    for (let i = 0; i < this.queue.length;) {
+      const call = this.queue[i]!;
+      const slot = this.slotFor(call.options.route);
+      if (!slot) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.send(slot, call);
+    }
+  }
+
+  private slotFor(route: string | undefined): Slot | undefined {
+    const cap = this.options.callsPerWorker ?? Infinity;
+    const candidates =
+      route === undefined ? this.slots : [this.slots[hash(route) % this.slots.length]!];
+    const free = candidates.filter((s) => s.pending.size < cap);
+    // The least busy; between equals, a running worker (its start-up is paid).
+    return free.reduce<Slot | undefined>(
+      (best, s) =>
+        !best ||
+        s.pending.size < best.pending.size ||
+        (s.pending.size === best.pending.size && s.worker !== undefined && !best.worker)
+          ? s
+          : best,
+      undefined,
+    );
+  }
+
+  private send(slot: Slot, call: Call): void {
+    const worker = (slot.worker ??= this.spawn(slot));
+    const id = this.nextId++;
+    const { timeoutMs, transfer } = call.options;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            slot.pending.delete(id);
+            call.reject(this.error({ kind: 'timed out' }));
+            this.retire(slot, worker);
+          }, timeoutMs);
+    slot.pending.set(id, { call, timer });
+    worker.ref(); // a call in flight keeps the process alive; an idle worker does not
+    worker.postMessage({ ...call.message, id }, transfer);
   }
 
   private spawn(slot: Slot): Worker {
-    const worker = new Worker(workerBootstrap(this.moduleUrl), {
+    const { heapMb } = this.options;
+    const worker = new Worker(workerBootstrap(this.moduleUrl, this.options.niceness), {
       eval: true,
-      ...(this.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } } : {}),
+      ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
     });
+    this.started++;
     worker.unref();
-    worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => {
-      const call = slot.pending.get(reply.id);
-      if (!call) return;
+    worker.on('message', (reply: Reply) => {
+      if (slot.worker !== worker) return;
+      const entry = slot.pending.get(reply.id);
+      if (!entry) return;
       slot.pending.delete(reply.id);
+      clearTimeout(entry.timer);
       if (slot.pending.size === 0) worker.unref();
-      if (reply.error !== undefined) call.reject(new Error(reply.error));
-      else call.resolve(reply.result);
+      if (reply.error !== undefined)
+        entry.call.reject(
+          this.error({ kind: 'thrown', message: reply.error, status: reply.status }),
+        );
+      else entry.call.resolve(reply.result);
+      this.dispatch();
     });
-    const fail = (err: Error) => {
-      if (slot.worker === worker) slot.worker = undefined;
-      for (const call of slot.pending.values()) call.reject(err);
-      slot.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`a worker stopped (exit code ${code})`)));
+    worker.on('error', (err: Error & { code?: string }) =>
+      this.fail(slot, worker, { kind: 'crashed', message: err.message, code: err.code }),
+    );
+    worker.on('exit', (exitCode) => this.fail(slot, worker, { kind: 'exited', exitCode }));
     return worker;
+  }
+
+  /** Ends a worker whose call timed out: its other calls fail, its slot starts a new one. */
+  private retire(slot: Slot, worker: Worker): void {
+    this.fail(slot, worker, { kind: 'exited', exitCode: 1 });
+    void worker.terminate();
+  }
+
+  private fail(slot: Slot, worker: Worker, failure: CallFailure): void {
+    if (slot.worker !== worker) return;
+    slot.worker = undefined;
+    const calls = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const { call, timer } of calls) {
+      clearTimeout(timer);
+      call.reject(this.error(failure));
+    }
+    this.dispatch();
+  }
+
+  private error(failure: CallFailure): Error {
+    if (this.options.failure) return this.options.failure(failure);
+    switch (failure.kind) {
+      case 'thrown':
+      case 'crashed':
+        return new Error(failure.message);
+      case 'exited':
+        return new Error(`a worker stopped (exit code ${failure.exitCode})`);
+      case 'timed out':
+        return new Error('a worker took too long');
+    }
   }
 }
 
@@ -86,12 +215,19 @@ function hash(s: string): number {
  * The worker's start: the server runs from TypeScript sources (through tsx), and a worker thread
  * does not inherit the loader of the thread that starts it, so it registers tsx first.
  */
-export function workerBootstrap(moduleUrl: URL): string {
-  if (!moduleUrl.pathname.endsWith('.ts')) return `import(${JSON.stringify(moduleUrl.href)});`;
+export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
+  // On Linux, setpriority() of "this process" (0) sets the calling thread's only; elsewhere it
+  // would lower the whole server, so the workers keep the process's priority there.
+  const nice =
+    niceness > 0 && process.platform === 'linux'
+      ? `try { require('node:os').setPriority(${niceness}); } catch {}\n`
+      : '';
+  if (!moduleUrl.pathname.endsWith('.ts'))
+    return `${nice}import(${JSON.stringify(moduleUrl.href)});`;
   // tsx's ESM API (its package maps 'tsx/esm/api' to index.mjs for import, index.cjs for require)
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return `${nice}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
 }
 
 /** The URL of a sibling module, as .ts when running from sources and .js when built. */
@@ -99,7 +235,10 @@ export function siblingModule(name: string, base: string): URL {
   return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
 }
 
-/** Answers a pool's calls in a worker module: `handle` gets each message, its result is posted. */
+/**
+ * Answers a pool's calls in a worker module: `handle` gets each message, its result is posted;
+ * a thrown error's message (and its `statusCode`, when it has one) is posted instead.
+ */
 export function serveCalls(
   port: {
     on(e: 'message', f: (m: { id: number }) => void): unknown;
@@ -116,6 +255,7 @@ export function serveCalls(
           port.postMessage({
             id: message.id,
             error: err instanceof Error ? err.message : String(err),
+            status: (err as { statusCode?: number } | undefined)?.statusCode,
           }),
       );
   });

@@ -56,11 +56,20 @@ export async function analyseAccessibility(
 ): Promise<AccessibilityAnalysis> {
   const page = await fetchPage(deps, url);
   deps.progress?.stage('auditing');
-  const { analysis, findings } = await auditAccessibility(deps, page);
+  return withInsights(deps, 'accessibility', page, await auditAccessibility(deps, page));
+}
+
+/** An audited page's analysis with the model's advice on its findings (the last stage). */
+async function withInsights<T extends AccessibilityAnalysis | SeoAnalysis>(
+  deps: AnalysisDeps,
+  kind: 'accessibility' | 'seo',
+  page: FetchedResource,
+  { analysis, findings }: Audited<T>,
+): Promise<Omit<T, 'ai_insights'> & Pick<T, 'ai_insights'>> {
   deps.progress?.stage('writing insights');
   const ai_insights = await writeInsights(
     deps.ai,
-    'accessibility',
+    kind,
     findingsPrompt(page.url, analysis.score, findings),
     deps.signal,
     deps.progress,
@@ -148,17 +157,7 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
   const page = await fetchPage(deps, url);
   const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
-  const { analysis, findings } = await auditSeo(page, robots);
-  deps.progress?.stage('writing insights');
-  const ai_insights = await writeInsights(
-    deps.ai,
-    'seo',
-    findingsPrompt(page.url, analysis.score, findings),
-    deps.signal,
-    deps.progress,
-    deps.owner,
-  );
-  return { ...analysis, ai_insights };
+  return withInsights(deps, 'seo', page, await auditSeo(page, robots));
 }
 
 /** The SEO audits of a page already fetched, with its site's robots.txt as fetched. */

@@ -10,7 +10,6 @@ import {
   promptTokens,
   type AiDeps,
 } from './model-calls';
-import { dialectFor } from './proofread/english-dialect';
 import { lintInWorker } from './proofread/harper-pool';
 
 /**
@@ -36,7 +35,7 @@ export async function proofread(
   const truncated = documentText.length > PROOFREAD_MAX_CHARS;
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
   deps.progress?.stage('checking', modelAvailable(deps.ai) ? 1 : 0);
-  const findings = await lintInWorker(text, dialectFor(dialect, text));
+  const findings = await lintInWorker(text, dialect);
   const issues: ProofreadIssue[] = findings.slice(0, MAX_ISSUES).map((f) => ({
     message: f.message,
     offset: f.start,
@@ -63,14 +62,17 @@ export function applyFirstSuggestions(text: string, issues: ProofreadIssue[]): s
   const sorted = issues
     .filter((i) => i.suggestions.length > 0)
     .sort((a, b) => b.offset - a.offset || b.length - a.length);
-  let out = text;
+  // Joined once at the end: splicing each fix into the whole text would copy it per issue
+  // (thousands of times 100,000 characters, on the event loop).
+  const parts: string[] = [];
   let limit = Infinity;
   for (const i of sorted) {
     if (i.offset + i.length > limit) continue;
-    out = out.slice(0, i.offset) + i.suggestions[0] + out.slice(i.offset + i.length);
+    parts.push(text.slice(i.offset + i.length, limit), i.suggestions[0]!);
     limit = i.offset;
   }
-  return out;
+  parts.push(text.slice(0, limit));
+  return parts.reverse().join('');
 }
 
 function plainSummary(issues: ProofreadIssue[], truncated: boolean): string {

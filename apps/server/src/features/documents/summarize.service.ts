@@ -1,7 +1,7 @@
 import type { SummaryMode } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import type { ChatTurn } from '../ai/language-model';
-import { documentPieces, packChunks, splitOversized, type Chunk } from './chunking';
+import { splitOversized, type Chunk } from './chunking';
 import { cpuPool } from '../../workers/cpu-pool';
 import { estimateTokens } from '../ai/token-estimate';
 import {
@@ -75,11 +75,7 @@ export async function summarizeDocument(
   requireModel(deps.ai);
   const plan = planSummary(deps);
   const count = (t: string) => deps.ai.countTokens(t);
-  const pieces =
-    opts.mode === 'full'
-      ? documentPieces(units)
-      : (await selectInPool(units, opts.maxTokens, count)).pieces;
-  const chunks = packChunks(pieces, plan.chunkBudget, count);
+  const chunks = await chunksInPool(units, opts, plan.chunkBudget, count);
   if (chunks.length === 0) throw badRequest('This file has no text we can read.');
   deps.progress?.stage('summarizing', expectedCalls(chunks, plan));
   if (chunks.length === 1) {
@@ -154,16 +150,45 @@ export function expectedCalls(chunks: Chunk[], plan: SummaryPlan): number {
 const RATE_SAMPLE_CHARS = 20_000;
 
 /**
- * The extractive step (TextRank over every sentence: ~1 s of CPU for 10 MB) in the CPU pool, off
- * the event loop. The worker has no model, so it counts tokens by estimate, scaled to the model's
- * own count measured here on a sample (1 for an OpenAI-compatible server, which estimates too).
+ * The summary's chunks, cut in the CPU pool, off the event loop: the extractive step of a bounded
+ * summary (TextRank over every sentence: ~1 s of CPU for 10 MB), or every piece of the document
+ * for a full one, split and packed. The worker has no model, so it counts tokens by estimate,
+ * scaled to the model's own count measured here on a sample (1 for an OpenAI-compatible server,
+ * which estimates too); a chunk the model's own count finds over the budget (a tokenizer unlike
+ * the sample) is split again here, so every prompt fits.
  */
-async function selectInPool(units: TextUnit[], budget: number, count: (t: string) => number) {
-  const sample = units
-    .map((u) => u.text)
-    .join('\n')
-    .slice(0, RATE_SAMPLE_CHARS);
+async function chunksInPool(
+  units: TextUnit[],
+  opts: SummaryOptions,
+  budget: number,
+  count: (t: string) => number,
+): Promise<Chunk[]> {
+  const tokensPerEstimate = modelTokensPerEstimate(units, count);
+  const chunks = await cpuPool().run('summaryChunks', {
+    units,
+    mode: opts.mode,
+    maxTokens: opts.maxTokens,
+    budget,
+    tokensPerEstimate,
+  });
+  // Rate 1: the model counts by the same estimate (an OpenAI-compatible server); no check.
+  if (tokensPerEstimate === 1) return chunks;
+  return chunks.flatMap((c) =>
+    count(c.text) <= budget
+      ? [c]
+      : splitOversized(c.text, budget, count).map((text) => ({ ...c, text, tokens: count(text) })),
+  );
+}
+
+/** The model's tokens per estimated token, measured on the document's first characters. */
+function modelTokensPerEstimate(units: TextUnit[], count: (t: string) => number): number {
+  let sample = '';
+  // The first units only: joining all of a 10 MB document's would copy it on the event loop.
+  for (const u of units) {
+    if (sample.length >= RATE_SAMPLE_CHARS) break;
+    sample += `${u.text.slice(0, RATE_SAMPLE_CHARS)}\n`;
+  }
+  sample = sample.slice(0, RATE_SAMPLE_CHARS);
   const estimated = estimateTokens(sample);
-  const tokensPerEstimate = estimated > 0 ? count(sample) / estimated : 1;
-  return cpuPool().run('selectSentences', { units, budget, tokensPerEstimate });
+  return estimated > 0 ? count(sample) / estimated : 1;
 }

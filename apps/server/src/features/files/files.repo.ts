@@ -200,12 +200,15 @@ export const filesRepo = {
         .executeTakeFirst()
     )?.content,
 
-  putCachedText: (db: Db, fileId: number, content: string) =>
-    db
-      .insertInto('file_text_cache')
-      .values({ file_id: fileId, content, created_at: nowIso() })
-      .onConflict((oc) => oc.column('file_id').doUpdateSet({ content, created_at: nowIso() }))
-      .execute(),
+  /** A cache: a power cut that loses it costs one more read of the file, so no fsync is waited for. */
+  putCachedText: (db: Db, dialect: Dialect, fileId: number, content: string) =>
+    withUnsyncedCommit(db, dialect, (trx) =>
+      trx
+        .insertInto('file_text_cache')
+        .values({ file_id: fileId, content, created_at: nowIso() })
+        .onConflict((oc) => oc.column('file_id').doUpdateSet({ content, created_at: nowIso() }))
+        .execute(),
+    ),
 };
 
 export type FileRow = NonNullable<Awaited<ReturnType<typeof filesRepo.findById>>>;

@@ -6,12 +6,12 @@ import {
   type MyFilesResponse,
   type PreviewResponse,
 } from '@inkwell/contract';
-import type { Db, Dialect } from '../../db/database';
+import { sqliteFileOf, type Db, type Dialect } from '../../db/database';
 import { conflict, badRequest, notFound } from '../../lib/http-error';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
 import { extractText, READER_VERSION, type ExtractResult } from '../documents/reader';
-import { DOCX_BLOCKS_MAX_BYTES, docxBlocks } from './docx-blocks';
+import { DOCX_BLOCKS_MAX_BYTES } from './docx-blocks';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
@@ -86,11 +86,10 @@ export async function getFileText(
   fileId: number,
 ): Promise<ExtractResult> {
   const file = await findOwnedFile(deps, userId, fileId);
-  const cached = await filesRepo.getCachedText(deps.db, file.id);
+  const cached = await readCachedText(deps, file.id);
   if (cached) {
     // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
-    // Parsed in the CPU pool: tens of megabytes of JSON would hold up every other request.
-    const { reader, ...result } = await cpuPool().run('parseCachedText', cached);
+    const { reader, ...result } = cached;
     if (reader === READER_VERSION) return result;
   }
   const result = await extractText({
@@ -105,6 +104,18 @@ export async function getFileText(
   }
   await cacheText(deps, file.id, result);
   return result;
+}
+
+/**
+ * A file's cached text, read and parsed in the CPU pool: megabytes of JSON read (better-sqlite3
+ * is synchronous) or parsed on the event loop would hold up every other request. With SQLite the
+ * worker reads the row itself; PostgreSQL's row arrives asynchronously and is parsed there.
+ */
+async function readCachedText(deps: FilesDeps, fileId: number) {
+  const dbFile = sqliteFileOf(deps.db);
+  if (dbFile) return cpuPool().run('readCachedText', { dbFile, fileId });
+  const cached = await filesRepo.getCachedText(deps.db, fileId);
+  return cached === undefined ? undefined : cpuPool().run('parseCachedText', cached);
 }
 
 /** The time limit of a background read of a document cut short by the reader's own limit. */
@@ -134,6 +145,7 @@ function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult) {
   const { timedOut: _, ...final } = result;
   return filesRepo.putCachedText(
     deps.db,
+    deps.dialect,
     fileId,
     JSON.stringify({ ...final, reader: READER_VERSION }),
   );
@@ -145,7 +157,14 @@ async function docxLayout(deps: FilesDeps, file: FileRow) {
   try {
     const chunks: Buffer[] = [];
     for await (const chunk of await openObject(deps, file)) chunks.push(chunk as Buffer);
-    return await docxBlocks(Buffer.concat(chunks));
+    // Its own buffer, moved to the worker (mammoth and jsdom would hold up the event loop).
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    return await cpuPool().run('docxBlocks', bytes, [bytes.buffer]);
   } catch {
     return undefined; // the reader already read its text; the layout is a nicety
   }

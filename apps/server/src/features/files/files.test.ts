@@ -171,7 +171,7 @@ describe.each(testDialects())('personal files over HTTP (%s)', (dialect) => {
     const { id } = ((await res.json()) as { file: { id: number } }).file;
     // What the reader before READER_VERSION cached: cp866 decoded as windows-1252.
     const garbled = { text: '\u008e\u0092\u0087\u00a5\u00e2', units: [], truncated: false };
-    await filesRepo.putCachedText(server.app.db, id, JSON.stringify(garbled));
+    await filesRepo.putCachedText(server.app.db, server.app.dialect, id, JSON.stringify(garbled));
     const preview = await server.request(`/api/preview_file/${id}`, { token });
     expect(await preview.json()).toMatchObject({ kind: 'text', type: 'txt', text });
     expect((await getFileText(deps, userId, id)).text).toBe(text);

@@ -1,5 +1,5 @@
-import { siblingModule, WorkerPool } from '../../../lib/worker-pool';
-import type { Dialect } from './english-dialect';
+import type { EnglishDialect } from '@inkwell/contract';
+import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
 import type { HarperFinding } from './harper';
 import type { LintCall } from './harper-worker';
 
@@ -8,9 +8,13 @@ import type { LintCall } from './harper-worker';
  * thread, so a long check never holds up another request, and Harper's ~2 s start and its
  * dictionary are paid once. Checks queue in that worker, one at a time.
  */
-const pool = new WorkerPool(siblingModule('harper-worker', import.meta.url), 1);
+const pool = new WorkerPool(siblingModule('harper-worker', import.meta.url), {
+  size: 1,
+  niceness: WORKER_NICENESS,
+});
 
-export const lintInWorker = (text: string, dialect: Dialect) =>
+/** Harper's findings in the user's English (`auto` or none: the text's own). */
+export const lintInWorker = (text: string, dialect?: EnglishDialect) =>
   pool.call<HarperFinding[]>({ text, dialect } satisfies LintCall);
 
 export const closeHarperPool = () => pool.close();

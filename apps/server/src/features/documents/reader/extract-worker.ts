@@ -1,7 +1,8 @@
-// An extraction worker (see extraction-pool.ts): reads one document per message and answers
-// with its text or with why it could not.
+// An extraction worker (see extraction-pool.ts): reads one document per call and answers with
+// its text or with why it could not. Parsers are loaded by parseByType when first needed.
 import { parentPort } from 'node:worker_threads';
 import type { FileExtension } from '@inkwell/contract';
+import { serveCalls } from '../../../lib/worker-pool';
 import { parseByType } from './parse-by-type';
 import { DocumentReadError, type ReaderLimits } from './types';
 
@@ -11,16 +12,13 @@ export interface ExtractJob {
   limits: ReaderLimits;
 }
 
-parentPort!.on('message', (job: ExtractJob) => {
-  parseByType(job.type, job.bytes, job.limits).then(
-    (result) => parentPort!.postMessage({ result }),
-    (err: unknown) =>
-      parentPort!.postMessage({
-        // A library's own error (often its internal state as JSON) means nothing to the user.
-        error:
-          err instanceof DocumentReadError
-            ? err.reason
-            : 'the file is damaged or is not what its name says',
-      }),
-  );
-});
+serveCalls(parentPort!, (job: ExtractJob) =>
+  parseByType(job.type, job.bytes, job.limits).catch((err: unknown) => {
+    // A library's own error (often its internal state as JSON) means nothing to the user.
+    throw new Error(
+      err instanceof DocumentReadError
+        ? err.reason
+        : 'the file is damaged or is not what its name says',
+    );
+  }),
+);

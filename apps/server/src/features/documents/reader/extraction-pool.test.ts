@@ -33,8 +33,8 @@ describe('ExtractionPool (documents are parsed in worker threads)', () => {
     await pool.read('txt', text('warm'), DEFAULT_LIMITS);
     const started = pool.started;
     // No public way to kill a worker, by design: reach the idle one as a crash would.
-    const [idle] = (pool as unknown as { idle: Worker[] }).idle;
-    await idle!.terminate();
+    const { pool: workers } = pool as unknown as { pool: { slots: { worker?: Worker }[] } };
+    await workers.slots[0]!.worker!.terminate();
     // The reader's own time limit: a pool that handed the document to the dead worker would fail
     // it there (a new worker's start-up may take seconds on a loaded machine, so no shorter one).
     const next = await pool.read('txt', text('after a crash'), DEFAULT_LIMITS);

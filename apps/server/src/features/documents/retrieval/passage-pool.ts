@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { siblingModule, WorkerPool } from '../../../lib/worker-pool';
+import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
 import { READER_VERSION, type TextUnit } from '../reader';
 import type { Candidate } from './passage-index';
 import type { WorkProgress } from '../../ai/work-progress';
@@ -10,7 +10,10 @@ import type { SearchCall, SearchReply, TextsCall, TextsReply, VectorsCall } from
  * Passage search off the event loop: two worker threads, each keeping the indexes of the files
  * routed to it (by key), so a file's second question only scores its terms.
  */
-const pool = new WorkerPool(siblingModule('passage-worker', import.meta.url), 2);
+const pool = new WorkerPool(siblingModule('passage-worker', import.meta.url), {
+  size: 2,
+  niceness: WORKER_NICENESS,
+});
 
 /** Where a question's passages come from: a kept index by its key, or the text read on a miss. */
 export interface PassageSource {
@@ -46,7 +49,7 @@ export async function searchSource(
   const call = (units?: TextUnit[]) =>
     pool.call<SearchReply>(
       { op: 'search', key: source.key, question, limit, units, query } satisfies SearchCall,
-      source.key,
+      { route: source.key },
     );
   let reply = await call();
   if (!reply.found) reply = await call(await source.load());
@@ -68,7 +71,7 @@ export async function ensureVectors(
   const { key } = source;
   const reply = await pool.call<TextsReply>(
     { op: 'texts', key, model: embedder.model } satisfies TextsCall,
-    key,
+    { route: key },
   );
   if (!reply.found || reply.texts === null) return;
   const texts = reply.texts;
@@ -89,7 +92,7 @@ export async function ensureVectors(
   if (!vectors || dims === 0) return;
   await pool.call(
     { op: 'vectors', key, model: embedder.model, dims, vectors } satisfies VectorsCall,
-    key,
+    { route: key },
   );
 }
 
