@@ -32,6 +32,12 @@ export default tseslint.config(
     },
   },
   {
+    // The browser suite is Node code that drives a browser: its use* helpers (useScenario) set up
+    // Vitest hooks, at a file's top level when the file's scenarios share one server.
+    files: ['apps/web/e2e/**/*.ts'],
+    rules: { 'react-hooks/rules-of-hooks': 'off' },
+  },
+  {
     files: ['packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': [

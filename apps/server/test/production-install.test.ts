@@ -55,10 +55,31 @@ const inImage = (source: string) => {
 };
 
 /**
+ * better-sqlite3 as the repository's own install built it (compiled, where no prebuilt binary can
+ * be fetched), packed as a prebuilt binary in a folder that prebuild-install looks in first
+ * (`npm_config_better_sqlite3_local_prebuilds`): the image's install unpacks and loads it instead
+ * of compiling the same version again (minutes on two cores). Without one, or if it does not load,
+ * the install compiles as before.
+ */
+function localPrebuilds(): Record<string, string> {
+  const pkgDir = path.join(repoRoot, 'node_modules/better-sqlite3');
+  const binary = 'build/Release/better_sqlite3.node';
+  if (!existsSync(path.join(pkgDir, binary))) return {};
+  const { version } = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-prebuilds-'));
+  // prebuild-install's file name: {name}-v{version}-{runtime}-v{abi}-{platform}{libc}-{arch}.tar.gz
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', path.join(dir, name), '-C', pkgDir, binary]);
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
+}
+
+/**
  * The server-deps stage: the manifests stage's files, then its `npm ci` (offline first: the npm
- * cache the repository's own install filled). It compiles native modules where no prebuilt binary
- * can be fetched (minutes), so it is kept between runs (of any checkout), keyed by the manifests and
- * the command: a change to any dependency list installs afresh.
+ * cache the repository's own install filled; better-sqlite3 from the repository's build, above).
+ * It is kept between runs (of any checkout), keyed by the manifests and the command: a change to
+ * any dependency list installs afresh.
  */
 async function serverDeps(): Promise<string> {
   const install = /^RUN (npm ci --omit=dev -w apps\/server[^&\n]*)/m.exec(
@@ -81,16 +102,18 @@ async function serverDeps(): Promise<string> {
     cpSync(path.join(repoRoot, file), path.join(dir, file));
   }
   const [command, ...args] = `${install.trim()} --prefer-offline`.split(/\s+/);
-  // Not spawnSync: the test worker must keep answering its runner during the minutes it takes.
+  const prebuilds = localPrebuilds();
+  // Not spawnSync: the test worker must keep answering its runner while it installs.
   const child = spawn(command!, args, {
     cwd: dir,
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...prebuilds },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
   child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  for (const folder of Object.values(prebuilds)) rmSync(folder, { recursive: true, force: true });
   if (code !== 0) throw new Error(`npm ci failed (${code}):\n${output}`);
   writeFileSync(path.join(dir, '.installed'), install);
   return dir;

@@ -9,6 +9,7 @@ import {
   decodeQuotedPrintable,
   expectTheme,
   hidden,
+  holdRequests,
   THEMES,
   visible,
 } from './support/ui';
@@ -50,11 +51,16 @@ describe('account: sign up, sign in, reset, profile, data, deletion', () => {
     expect(await storage('accessToken')).toBeTruthy();
     expect(await storage('refreshToken')).toBeTruthy();
 
+    // The modal stays up until the logout request is answered (and at least 2 s): the request is
+    // held while the modal is checked, so a starved browser cannot miss it.
+    let releaseLogout = await holdRequests(page, '**/api/logout');
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     const modal = page.getByRole('dialog').filter({ hasText: 'Logging out...' });
     await visible(modal);
     await expectNoAxeViolations(page, 'logout modal (light)');
+    expect(await storage('accessToken'), 'the session is cleared after the logout').toBeTruthy();
+    releaseLogout();
     await at('login', 5_000);
     await hidden(modal);
     expect(await storage('accessToken')).toBeNull();
@@ -71,10 +77,12 @@ describe('account: sign up, sign in, reset, profile, data, deletion', () => {
     await chooseTheme(page, 'dark');
     await page.reload();
     await expectTheme(page, 'dark');
+    releaseLogout = await holdRequests(page, '**/api/logout');
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await visible(modal);
     await expectNoAxeViolations(page, 'logout modal (dark)');
+    releaseLogout();
     await at('login', 5_000);
     await hidden(modal);
     expect(await storage('accessToken')).toBeNull();

@@ -1,11 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS } from '../../server/src/features/analysis/browser/chromium-flags';
 import { expectNoAxeViolations } from './support/axe';
+import { CHROMIUM, newContext, saveFailure } from './support/browser';
+import { collectConsoleErrors } from './support/console';
+import { openFileMenu, uploadViaApi } from './support/files';
 import { useScenario } from './support/scenario';
 import { chooseTheme, expectTheme, hidden, THEMES, visible } from './support/ui';
+import { signedInAsNewUser } from './support/users';
+
+/**
+ * Scenarios of a server in its default settings (no model, no operator), sharing one server and
+ * one browser: starting them is most of a small scenario's time.
+ */
+const s = useScenario();
 
 describe('public pages under a non-root base path', () => {
-  const s = useScenario();
-
   it('serves the chat home with the welcome and a disabled input for visitors', async () => {
     await s.page.goto(s.server.url);
     await expect.poll(() => s.page.getByText('Instant Translation').isVisible()).toBe(true);
@@ -112,5 +122,86 @@ describe('public pages under a non-root base path', () => {
         await expectNoAxeViolations(s.page, `/${route} (${theme})`);
       }
     }
+  });
+});
+
+/** Issue 29: with no model at all, the actions that need one are disabled and say why. */
+describe('told: without a model', () => {
+  let consoleErrors: () => string[];
+  beforeEach(() => {
+    consoleErrors = collectConsoleErrors(s.page);
+  });
+  afterEach(() => expect(consoleErrors()).toEqual([]));
+
+  it('disables the actions that need a model, saying why', async () => {
+    const { page, server } = s;
+    const { tokens } = await signedInAsNewUser(page, server);
+    await uploadViaApi(server, tokens.access_token, 'notes.txt', 'Some notes.');
+    const menu = await openFileMenu(page, 'notes.txt');
+    for (const name of ['Summarize', 'Ask Questions', 'Translate']) {
+      const item = menu.getByRole('menuitem', { name: new RegExp(`^${name}`) });
+      expect(await item.getAttribute('aria-disabled'), name).toBe('true');
+      await visible(item.getByText('Needs a language model; none is available now.'));
+    }
+    expect(
+      await menu.getByRole('menuitem', { name: 'Proofread' }).getAttribute('aria-disabled'),
+    ).toBeNull();
+    await expectNoAxeViolations(page, 'file menu without a model');
+  });
+});
+
+/** A made-up name of the machine on a team's network; the browser maps it to loopback. */
+const HOST_NAME = 'inkwell.lan';
+
+/**
+ * A team reaches the server by the machine's name over plain HTTP (the default HOST answers every
+ * name). The page must render there: a policy that upgrades requests to https would leave it white.
+ */
+describe('the app over plain HTTP by a host name other than localhost', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    // The suite's resolver maps every name to nothing but 127.0.0.1; this one also maps the host
+    // name to 127.0.0.1, so the traffic stays on loopback.
+    const args = CHROMIUM_ARGS.filter((a) => !a.startsWith('--host-resolver-rules='));
+    args.push(
+      `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1, MAP * ~NOTFOUND , EXCLUDE 127.0.0.1`,
+    );
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders the sign-in page with every asset loaded over http', async () => {
+    const url = new URL(`${s.server.url}login`);
+    url.hostname = HOST_NAME;
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+    page.on('response', (r) => {
+      // API answers (no session yet) are the app's business; assets must all load.
+      if (r.status() >= 400 && !new URL(r.url()).pathname.includes('/api/'))
+        problems.push(`${r.status()} ${r.url()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    try {
+      await page.goto(url.toString());
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible())
+        .toBe(true);
+      expect(problems).toEqual([]);
+      // The bundle came from the name typed, over http (no upgrade to https).
+      const scripts = requested.filter((u) => u.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const u of requested.filter((r) => r.startsWith('http')))
+        expect(new URL(u).origin).toBe(url.origin);
+    } catch (err) {
+      await saveFailure(context, page, 'plain http host name', problems);
+      throw err;
+    }
+    await context.close();
   });
 });

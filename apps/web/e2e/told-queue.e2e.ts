@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AI_MARK, startProductAi, type OpenAITestServer } from './support/ai';
 import { newContext } from './support/browser';
 import { collectConsoleErrors } from './support/console';
-import { openMyFiles, uploadViaApi } from './support/files';
+import { openFileMenu, uploadViaApi } from './support/files';
 import { startHeldAi, type HeldAi } from './support/held-ai';
 import { useScenario } from './support/scenario';
 import { visible } from './support/ui';
@@ -15,14 +15,6 @@ import { signedInAsNewUser } from './support/users';
  */
 const conversation = (page: Page) =>
   page.getByRole('log', { name: 'Conversation' }).getByRole('article');
-
-async function fileMenu(page: Page, fileName: string) {
-  const drawer = await openMyFiles(page);
-  await drawer.getByRole('button', { name: `Actions for ${fileName}` }).click();
-  const menu = page.getByRole('menu', { name: `Actions for ${fileName}` });
-  await visible(menu);
-  return menu;
-}
 
 describe('told: with a model that one request at a time can use', () => {
   let ai: OpenAITestServer;
@@ -62,7 +54,7 @@ describe('told: with a model that one request at a time can use', () => {
 
       // Ada's call reaches the model and is held there: it runs, nobody goes before hers.
       await (
-        await fileMenu(adaPage, 'long.txt')
+        await openFileMenu(adaPage, 'long.txt')
       )
         .getByRole('menuitem', { name: 'Summarize' })
         .click();
@@ -70,7 +62,7 @@ describe('told: with a model that one request at a time can use', () => {
         .poll(() => gate.held(), { message: "Ada's call at the model", timeout: 30_000 })
         .toBe(1);
       await (
-        await fileMenu(bobPage, 'short.txt')
+        await openFileMenu(bobPage, 'short.txt')
       )
         .getByRole('menuitem', { name: 'Summarize' })
         .click();
@@ -100,7 +92,7 @@ describe('told: with a model that one request at a time can use', () => {
     gate.open();
     const { tokens } = await signedInAsNewUser(page, server);
     await uploadViaApi(server, tokens.access_token, 'keepers.txt', 'The keeper is named Ada.');
-    const menu = await fileMenu(page, 'keepers.txt');
+    const menu = await openFileMenu(page, 'keepers.txt');
     const items = await menu.getByRole('menuitem').allTextContents();
     expect(items.indexOf('Ask Questions')).toBe(items.indexOf('Summarize') + 1);
     await menu.getByRole('menuitem', { name: 'Ask Questions' }).click();

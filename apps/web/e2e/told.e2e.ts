@@ -10,11 +10,12 @@ import {
   TableRow,
 } from 'docx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { makeXlsx } from '../../server/src/features/documents/reader/test-fixtures';
 import { expectNoAxeViolations } from './support/axe';
 import { newContext } from './support/browser';
 import { collectConsoleErrors } from './support/console';
-import { openMyFiles, pickFile, uploadViaApi } from './support/files';
+import { openFileMenu, pickFile, uploadViaApi } from './support/files';
 import { BASE_PATH } from './support/product-server';
 import { useScenario } from './support/scenario';
 import { atRoute, chooseTheme, hidden, THEMES, visible } from './support/ui';
@@ -28,19 +29,11 @@ import {
 } from './support/users';
 
 /**
- * Issue 29: the web app tells people what is happening, in their words. Every page these tests
- * open is checked for console errors: there must be none.
+ * Issue 29: the web app tells people what is happening, in their words. Every page the 'told'
+ * tests open is checked for console errors: there must be none.
  */
 const conversation = (page: Page) =>
   page.getByRole('log', { name: 'Conversation' }).getByRole('article');
-
-async function fileMenu(page: Page, fileName: string) {
-  const drawer = await openMyFiles(page);
-  await drawer.getByRole('button', { name: `Actions for ${fileName}` }).click();
-  const menu = page.getByRole('menu', { name: `Actions for ${fileName}` });
-  await visible(menu);
-  return menu;
-}
 
 const OPERATOR: TestUser = {
   firstName: 'Olive',
@@ -73,9 +66,72 @@ async function structuredDocx(): Promise<Buffer> {
   );
 }
 
+/** The operator of the console-error scenarios, who signs up there. */
+const CONSOLE_OPERATOR = newUser('Olive');
+
+/**
+ * Scenarios of a server with a model and operators, sharing one server and one browser: starting
+ * them is most of a small scenario's time. A model, so the server starts without loading the
+ * embedded one (public-pages.e2e.ts has none).
+ */
+const s = useScenario({
+  ai: {},
+  env: () => ({ ADMIN_EMAILS: `${CONSOLE_OPERATOR.email},${OPERATOR.email}` }),
+});
+
+/** Console errors and uncaught exceptions of a page, from now on (none let through). */
+function collectAllConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return errors;
+}
+
+/** Opens each route, waits for its text and for the network to settle. */
+async function visitAll(page: Page, base: string, routes: [string, string][]) {
+  for (const [route, text] of routes) {
+    await page.goto(`${base}${route}`, { waitUntil: 'networkidle' });
+    await expect
+      .poll(async () => (await page.content()).includes(text), { message: route, timeout: 10_000 })
+      .toBe(true);
+    await page.waitForLoadState('networkidle');
+  }
+}
+
+// First, on the fresh server (no banner, no other account yet), as when they had one of their own.
+describe('no console error on any page', () => {
+  it('on every public page, signed out', async () => {
+    const errors = collectAllConsoleErrors(s.page);
+    await visitAll(s.page, s.server.url, [
+      ['', 'Instant Translation'],
+      ['faq', 'Search FAQs'],
+      ['about', 'GET STARTED'],
+      ['login', 'Sign In'],
+      ['register', 'Sign Up'],
+      ['reset-password', 'Request Reset Link'],
+      ['no/such/page', '404 - Page Not Found'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('on every page, signed in as an operator', async () => {
+    const tokens = await registerViaApi(s.server, CONSOLE_OPERATOR);
+    const errors = collectAllConsoleErrors(s.page);
+    await openSignedIn(s.page, s.server, tokens);
+    await visitAll(s.page, s.server.url, [
+      ['', 'Instant Translation'],
+      ['account', 'Your account'],
+      ['admin', 'Sign-up'],
+      ['faq', 'Search FAQs'],
+      ['about', 'GET STARTED'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('told: errors, results and layout', () => {
-  // A model, so the server starts without loading the embedded one (told-no-model.e2e.ts has none).
-  const s = useScenario({ ai: {}, env: () => ({ ADMIN_EMAILS: OPERATOR.email }) });
   let operator: Tokens | undefined;
   const operatorTokens = async () => (operator ??= await registerViaApi(s.server, OPERATOR));
   let consoleErrors: () => string[];
@@ -116,7 +172,7 @@ describe('told: errors, results and layout', () => {
     const { page, server } = s;
     const { tokens } = await signedInAsNewUser(page, server);
     await uploadViaApi(server, tokens.access_token, 'report.docx', await structuredDocx());
-    const menu = await fileMenu(page, 'report.docx');
+    const menu = await openFileMenu(page, 'report.docx');
     await menu.getByRole('menuitem', { name: 'Open' }).click();
     const preview = page.getByRole('dialog', { name: /report\.docx/ });
     await visible(
@@ -144,7 +200,7 @@ describe('told: errors, results and layout', () => {
       ],
     });
     await uploadViaApi(server, tokens.access_token, 'book.xlsx', book);
-    const menu = await fileMenu(page, 'book.xlsx');
+    const menu = await openFileMenu(page, 'book.xlsx');
     await menu.getByRole('menuitem', { name: 'Sentiment Analysis' }).click();
     const result = conversation(page).filter({ hasText: 'Overall:' });
     await visible(result, 'sentiment result', 30_000);
@@ -247,4 +303,35 @@ describe('told: errors, results and layout', () => {
     await page.getByRole('button', { name: 'Close alert' }).click();
     await hidden(banner);
   });
+});
+
+// Last: it stops the model (and starts it again).
+describe('a model server that goes down', () => {
+  it('answers the question at once with the reason in the chat, and the banner says so', async () => {
+    await signedInAsNewUser(s.page, s.server);
+    const box = s.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('hello model');
+    await box.press('Enter');
+    const log = s.page.getByRole('log', { name: 'Conversation' });
+    await visible(log.getByText('You said: hello model'));
+
+    await s.ai.stop();
+    await box.fill('are you still there?');
+    await box.press('Enter');
+    await visible(log.getByText('are you still there?'));
+    await visible(log.getByText(MODEL_UNAVAILABLE_MESSAGE));
+    expect(await log.getByText('Loading...').count()).toBe(0);
+    // The banner above the input follows (the status is asked again after the failure).
+    await visible(s.page.getByRole('status').filter({ hasText: MODEL_UNAVAILABLE_MESSAGE }));
+
+    await s.ai.restart();
+    await expect
+      .poll(
+        () => s.page.getByRole('status').filter({ hasText: MODEL_UNAVAILABLE_MESSAGE }).count(),
+        {
+          timeout: 45_000,
+        },
+      )
+      .toBe(0);
+  }, 90_000);
 });

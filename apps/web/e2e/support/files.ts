@@ -95,6 +95,15 @@ export async function openMyFiles(page: Page) {
   return drawer;
 }
 
+/** Opens My Files and the actions menu of `fileName` in it. */
+export async function openFileMenu(page: Page, fileName: string) {
+  const drawer = await openMyFiles(page);
+  await drawer.getByRole('button', { name: `Actions for ${fileName}` }).click();
+  const menu = page.getByRole('menu', { name: `Actions for ${fileName}` });
+  await visible(menu);
+  return menu;
+}
+
 /** Clicks an upload button and picks `file` in the file chooser it opens. */
 export async function pickFile(button: Locator, file: Parameters<FileChooser['setFiles']>[0]) {
   const [chooser] = await Promise.all([button.page().waitForEvent('filechooser'), button.click()]);
