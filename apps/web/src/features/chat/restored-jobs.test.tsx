@@ -57,11 +57,17 @@ function setup(
   return { fetchMock, user };
 }
 
-const articleTexts = async () => {
+/** The conversation's messages once all `count` are shown (the list measures them hidden first). */
+const articleTexts = async (count: number) => {
   const log = await screen.findByRole('log', { name: 'Conversation' });
-  return within(log)
-    .getAllByRole('article')
-    .map((a) => a.textContent ?? '');
+  let texts: string[] = [];
+  await waitFor(() => {
+    texts = within(log)
+      .getAllByRole('article')
+      .map((a) => a.textContent ?? '');
+    expect(texts).toHaveLength(count);
+  });
+  return texts;
 };
 
 describe('jobs in the restored conversation', () => {
@@ -113,7 +119,6 @@ describe('jobs in the restored conversation', () => {
       at(5),
     );
     await screen.findByText('The keeper wrote them.');
-    const texts = await articleTexts();
     const order = [
       'First chat question',
       'First chat answer',
@@ -129,7 +134,7 @@ describe('jobs in the restored conversation', () => {
       'Who wrote the notes?',
       'The keeper wrote them.',
     ];
-    expect(texts).toHaveLength(order.length);
+    const texts = await articleTexts(order.length);
     order.forEach((text, i) => expect(texts[i]).toContain(text));
     expect(screen.queryByText(/before-new-topic/)).toBeNull();
     // Nothing ran again: ended jobs come from the list alone.
@@ -172,7 +177,7 @@ describe('jobs in the restored conversation', () => {
       name: 'Progress of Starting Summarize for long.pdf...',
     });
     // In its place: before the chat asked after it.
-    const texts = await articleTexts();
+    const texts = await articleTexts(5);
     expect(texts[2]).toContain('Starting Summarize for long.pdf...');
     expect(texts[3]).toContain('Later chat question');
     await waitFor(() =>
