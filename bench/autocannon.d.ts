@@ -12,6 +12,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds to wait for a response before counting a timeout (default 10). */
+    timeout?: number;
     requests?: Request[];
   }
   export interface Result {

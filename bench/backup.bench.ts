@@ -24,6 +24,11 @@ const USERS = Number(process.env.BACKUP_BENCH_USERS ?? 50);
 // The largest text file accepted (txt: 2 MB).
 const FILE_MB = 2;
 const BASELINE_S = 30;
+// A response slower than autocannon's default 10 s timeout is still a latency to report: with the
+// default, a saturated machine turned every baseline request into a timeout (no latency, p99 0).
+const TIMEOUT_S = 120;
+// The uploads leave work behind (text extraction, indexing); the baseline waits for it to drain.
+const SETTLE_TRIES = 10;
 
 interface User {
   token: string;
@@ -115,6 +120,7 @@ async function main() {
     const workload: Options = {
       url: server.url,
       connections: USERS,
+      timeout: TIMEOUT_S,
       requests: [
         {
           method: 'GET',
@@ -151,9 +157,18 @@ async function main() {
     };
     const work_ = (duration: number) => autocannon({ ...workload, duration });
 
-    // Warm-up, also letting the server finish what the uploads started.
-    await work_(20);
+    // Warm-up, also letting the server finish what the uploads started: repeated until a run is
+    // answered without errors, so the baseline measures the settled server, not its backlog.
+    for (let t = 1; t <= SETTLE_TRIES; t++) {
+      const warm = await work_(20);
+      console.log(
+        `warm-up ${t}: ${warm.requests.total} requests, p99 ${warm.latency.p99} ms, ` +
+          `${warm.errors + warm.timeouts} errors`,
+      );
+      if (warm.requests.total > 0 && warm.errors + warm.timeouts === 0) break;
+    }
     const before = await work_(BASELINE_S);
+    if (before.requests.total === 0) throw new Error('the baseline got no response at all');
     // The same work, for as long as the backup runs.
     const archive = path.join(work, 'inkwell.tar.gz');
     let stopDuring = () => {};
