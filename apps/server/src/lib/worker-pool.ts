@@ -96,6 +96,19 @@ export class WorkerPool {
     await Promise.all(this.slots.map((s) => s.worker?.terminate()));
   }
 
+  /**
+   * Ends the idle workers only: a process-wide pool serves every app of the process (tests run
+   * two servers in one), so one app closing must not fail another's calls in flight. Busy
+   * workers finish their calls and are unreferenced once idle.
+   */
+  async closeIdle(): Promise<void> {
+    const idle = this.slots.filter((s) => s.worker && s.pending.size === 0);
+    // Detached first: a call arriving meanwhile starts a new worker instead of a dying one.
+    const workers = idle.map((s) => s.worker!);
+    for (const s of idle) s.worker = undefined;
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
   /** Hands queued calls to workers with room, in order (a routed call waits for its own). */
   private dispatch(): void {
     for (let i = 0; i < this.queue.length;) {

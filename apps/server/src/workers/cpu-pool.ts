@@ -59,6 +59,10 @@ export class CpuPool {
   close(): Promise<void> {
     return this.pool.close();
   }
+
+  closeIdle(): Promise<void> {
+    return this.pool.closeIdle();
+  }
 }
 
 let shared: CpuPool | undefined;
@@ -69,7 +73,7 @@ export function cpuPool(): CpuPool {
   return shared;
 }
 
-/** Ends the shared pool's workers (the app's onClose). */
+/** Ends the shared pool's idle workers (the app's onClose; another app may still use it). */
 export async function closeCpuPool(): Promise<void> {
-  await shared?.close();
+  await shared?.closeIdle();
 }
