@@ -18,6 +18,7 @@ export const messageLabel = (i: number) => `Message ${i}:`;
 export const longHistory = {
   current: 0,
   max: 20,
+  started_at: null,
   messages: Array.from({ length: MESSAGES }, (_, i) => ({
     id: i + 1,
     role: i % 2 === 0 ? 'user' : 'assistant',
