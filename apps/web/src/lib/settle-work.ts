@@ -13,6 +13,12 @@ export interface WorkOutcomeMessages<T> {
   failed(err: unknown): NewMessage[];
 }
 
+/** What a failed piece of work says: the server's words when it gave any, else the error's. */
+export function failureText(err: unknown): string {
+  const e = err as { serverMessage?: string; message?: string } | undefined;
+  return e?.serverMessage ?? e?.message ?? '';
+}
+
 /**
  * Waits for long work and ends its step, then posts the feature's messages for its outcome,
  * unless a New Topic or logout emptied the conversation meanwhile. When the page lost the answer

@@ -1,14 +1,9 @@
 import type { Job } from '@inkwell/contract';
 import { cancelledText, startWorkStep, type QuestionTarget } from '../../lib/conversation';
 import { replayJob, type JobReplay } from '../../lib/job-replay';
-import { settleWork, type WorkOutcomeMessages } from '../../lib/settle-work';
+import { failureText, settleWork, type WorkOutcomeMessages } from '../../lib/settle-work';
 import { askAnswerParser, askQuestion } from './api/ask-question';
 import { LOADING_TEXT, NO_RESPONSE } from './chat-texts';
-
-const errorText = (err: unknown) => {
-  const e = err as { serverMessage?: string; message?: string } | undefined;
-  return e?.serverMessage ?? e?.message ?? '';
-};
 
 /** The step of a question: the ai 'Loading...' (spec §4), with progress and Cancel, then the answer. */
 const stepOptions = (fileName: string) => ({
@@ -48,7 +43,7 @@ export function replayQuestionJob(job: Job): JobReplay | null {
 function outcomeMessages(fileName: string): WorkOutcomeMessages<string> {
   return {
     done: (answer) => [{ type: 'ai', text: answer.trim() ? answer : NO_RESPONSE }],
-    failed: (err) => [{ type: 'error', text: `Error in askQuestions: ${errorText(err)}` }],
+    failed: (err) => [{ type: 'error', text: `Error in askQuestions: ${failureText(err)}` }],
     cancelled: () => [{ type: 'system', text: cancelledText(`question about ${fileName}.`) }],
   };
 }

@@ -11,7 +11,12 @@ import {
 } from '@inkwell/contract';
 import { cancelledText, conversation, startWorkStep } from '../../lib/conversation';
 import { replayJob, type JobReplay, type JobShape } from '../../lib/job-replay';
-import { settleWork, type NewMessage, type WorkOutcomeMessages } from '../../lib/settle-work';
+import {
+  failureText,
+  settleWork,
+  type NewMessage,
+  type WorkOutcomeMessages,
+} from '../../lib/settle-work';
 import { analyzeSentiment } from './api/analyze-sentiment';
 import type { DocumentSource } from './api/document-form';
 import { proofread } from './api/proofread';
@@ -27,11 +32,6 @@ export const MESSAGES = {
   translationDone: 'Translation completed successfully.',
   translationEmpty: 'Translation failed.',
 } as const;
-
-const errorText = (err: unknown) => {
-  const e = err as { serverMessage?: string; message?: string } | undefined;
-  return e?.serverMessage ?? e?.message ?? '';
-};
 
 /** The actions that run as long work with a step (askQuestions only enters question mode). */
 type StepAction = Exclude<DocumentAction, 'askQuestions'>;
@@ -135,8 +135,8 @@ function outcomeMessages(action: StepAction, about: About): WorkOutcomeMessages<
     },
     failed: (err) => [
       action === 'translate'
-        ? { type: 'error', text: `Translation failed: ${errorText(err) || 'Unknown error'}.` }
-        : { type: 'error', text: `Error in ${action}: ${errorText(err)}` },
+        ? { type: 'error', text: `Translation failed: ${failureText(err) || 'Unknown error'}.` }
+        : { type: 'error', text: `Error in ${action}: ${failureText(err)}` },
     ],
     done: (result) => doneMessages(action, about.fileName, result),
   };
