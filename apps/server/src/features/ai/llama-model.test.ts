@@ -273,3 +273,65 @@ describe('llama provider: people first', () => {
     expect(await evaluated('bob')).toBeGreaterThan(whole / 2);
   });
 });
+
+describe('llama provider: no chat waits for other whole replies', () => {
+  let dataDir: string;
+  let p: LlamaModelProvider;
+  const SYSTEM = { role: 'system' as const, content: 'You are Inkwell, a writing assistant.' };
+  const chat = (name: string) => [SYSTEM, { role: 'user' as const, content: `Hi, ${name} here` }];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-replies-'));
+    p = new LlamaModelProvider(
+      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      tuning({ sequences: 3, contextSize: 4096 }),
+    );
+    p.start();
+    await p.whenSettled();
+  });
+  afterAll(async () => {
+    await p.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves chats one after another on the third sequence while two long replies generate', async () => {
+    // A first chat leaves its system message kept; while nothing generates, the other sequences
+    // are given it too.
+    await generate(p, chat('first'), { maxTokens: 4, priority: 'interactive', owner: 'first' });
+    await expect.poll(() => p.sequencesHolding(SYSTEM.content)).toBe(3);
+
+    const events: string[] = [];
+    const run = async (name: string, maxTokens: number, onFirst?: () => void) => {
+      const before = p.inputTokensEvaluated();
+      for await (const _ of p.stream(chat(name), {
+        maxTokens,
+        priority: 'interactive',
+        owner: name,
+      }))
+        if (!events.includes(`${name}:first`)) {
+          events.push(`${name}:first`);
+          onFirst?.();
+        }
+      events.push(`${name}:end`);
+      return p.inputTokensEvaluated() - before;
+    };
+    let bothLong!: () => void;
+    const longStarted = new Promise<void>((r) => (bothLong = r));
+    let started = 0;
+    const long = ['ada', 'bo'].map((name) =>
+      run(name, 1500, () => {
+        if (++started === 2) bothLong();
+      }),
+    );
+    await longStarted;
+    // Each short chat needs the third sequence: the second one only once the first's was cut
+    // back to the system message, which happens between two decodes of the long replies.
+    await run('cy', 8);
+    await run('dee', 8);
+    await Promise.all(long);
+    for (const short of ['cy:end', 'dee:end'])
+      for (const longEnd of ['ada:end', 'bo:end'])
+        expect(events.indexOf(short)).toBeLessThan(events.indexOf(longEnd));
+  });
+});

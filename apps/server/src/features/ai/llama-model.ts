@@ -28,6 +28,7 @@ import {
   type ModelFileSettings,
 } from './model-file';
 import { EVALUATION_PRIORITY, interactiveFirst } from './batch-priority';
+import { SequenceCuts } from './sequence-cuts';
 import { Pool } from './sequence-pool';
 import { decideSequences, SEQUENCES_BEFORE_DOWNLOAD } from './sequence-sizing';
 import { adoptSystemPrefix, KeptWork, SystemPrefix } from './system-prefix';
@@ -61,6 +62,8 @@ type State =
       prefix: SystemPrefix;
       /** Sequences that keep an interrupted batch call's evaluated prompt, for its retry. */
       kept: KeptWork<LlamaContextSequence>;
+      /** Cuts a used sequence back between two decodes instead of after every reply. */
+      cuts: SequenceCuts;
       /** The class, from the lazily imported module. */
       Chat: typeof LlamaChat;
     };
@@ -124,6 +127,11 @@ export class LlamaModelProvider implements LanguageModel {
   private name = 'llama';
   /** Interactive calls holding a sequence: batch work yields to them inside each decode. */
   private interactiveRunning = 0;
+  /** Calls generating now: while any is, the context's lock is held by its decode loop. */
+  private generating = 0;
+  /** The system message of the latest interactive call: quiet sequences are given its tokens. */
+  private peopleSystem: string | undefined;
+  private warming = false;
   private sequences!: number;
   private readonly sequencesDecided: Promise<number>;
   private decideSequences!: (n: number) => void;
@@ -223,6 +231,12 @@ export class LlamaModelProvider implements LanguageModel {
       : 0;
   }
 
+  /** Sequences that hold this system message's evaluated tokens (tests, the start-up log). */
+  sequencesHolding(system: string): number {
+    const s = this.state;
+    return s.kind === 'ready' ? s.sequences.filter((q) => s.prefix.holds(q, system)).length : 0;
+  }
+
   countTokens(text: string): number {
     return this.state.kind === 'ready'
       ? this.state.model.tokenize(text).length
@@ -245,16 +259,20 @@ export class LlamaModelProvider implements LanguageModel {
       priority,
       score: (s) => sequenceScore(ready, s, owner, system),
     });
-    if (priority === 'interactive') this.interactiveRunning++;
+    if (priority === 'interactive') {
+      this.interactiveRunning++;
+      if (system !== undefined) this.peopleSystem = system;
+    }
     let completed = false;
     try {
       const resuming = ready.kept.resumes(sequence, owner);
       // Another owner's kept tokens never serve this call: back to their system message.
       await ready.kept.claim(sequence, owner);
-      // A sequence without this system message copies it from one that has it.
-      // (Not while document work runs: the copy waits for node-llama-cpp's context lock, which its
-      // decode loop holds as long as any tokens are queued.)
-      if (!resuming && ready.pool.batchHeld === 0)
+      // A sequence without this system message copies it from one that has it. Not while anything
+      // generates: the copy waits for node-llama-cpp's context lock, which its decode loop holds
+      // as long as any tokens are queued (until the other replies end); the call evaluates the
+      // system message itself instead. Quiet sequences are given it ahead (warm()).
+      if (!resuming && this.generating === 0)
         await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
     } catch (err) {
       this.endCall(ready, sequence, priority);
@@ -266,6 +284,7 @@ export class LlamaModelProvider implements LanguageModel {
       autoDisposeSequence: false,
     });
     const pending: string[] = [];
+    this.generating++;
     let wake: (() => void) | undefined;
     let done = false;
     let failure: unknown;
@@ -308,6 +327,7 @@ export class LlamaModelProvider implements LanguageModel {
       // known owner (preempted, or its job stopped), all it evaluated, for its retry (KeptWork).
       stop.abort();
       await generation;
+      this.generating--;
       chat.dispose({ disposeSequence: false });
       const keep = !completed && priority === 'batch' && owner !== undefined;
       if (keep) ready.kept.keep(sequence, owner, system);
@@ -320,6 +340,33 @@ export class LlamaModelProvider implements LanguageModel {
             .catch(() => sequence.clearHistory())
             .catch(() => {});
       this.endCall(ready, sequence, priority, cut);
+      if (this.generating === 0) {
+        ready.cuts.idle();
+        void cut.then(() => this.warm(ready));
+      }
+    }
+  }
+
+  /**
+   * While nothing generates, empty free sequences are given the people's system message, copied
+   * from one that holds it, so a burst of chats finds them ready (a copy made during a reply would
+   * wait for it).
+   */
+  private async warm(ready: Extract<State, { kind: 'ready' }>) {
+    const system = this.peopleSystem;
+    if (this.warming || system === undefined) return;
+    this.warming = true;
+    try {
+      while (this.generating === 0 && this.state === ready) {
+        const sequence = ready.pool.takeFree((s) => s.nextTokenIndex === 0 && !ready.kept.has(s));
+        if (!sequence) break;
+        const copied = await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences)
+          .catch(() => false)
+          .finally(() => ready.pool.release(sequence));
+        if (!copied) break;
+      }
+    } finally {
+      this.warming = false;
     }
   }
 
@@ -407,16 +454,22 @@ export class LlamaModelProvider implements LanguageModel {
     });
     try {
       const model = await llama.loadModel({ modelPath: file });
+      const cuts = new SequenceCuts(() => this.generating > 0);
+      const peopleFirst = interactiveFirst(() => this.interactiveRunning > 0);
       const context = await model.createContext({
         ...contextOptions(this.tuning, model.trainContextSize, this.sequences),
         batching: {
-          itemPrioritizationStrategy: interactiveFirst(() => this.interactiveRunning > 0),
+          // Called under the context lock before each decode: the moment cuts can run.
+          itemPrioritizationStrategy: (batch) => {
+            cuts.runPending();
+            return peopleFirst(batch);
+          },
         },
       });
       this.assertOpen();
       const sequences = Array.from({ length: this.sequences }, () => context.getSequence());
       const chatWrapper = resolveChatWrapper(model);
-      const prefix = new SystemPrefix(model, chatWrapper);
+      const prefix = new SystemPrefix(model, chatWrapper, (s, keep) => cuts.cut(s, keep));
       this.state = {
         kind: 'ready',
         llama,
@@ -427,6 +480,7 @@ export class LlamaModelProvider implements LanguageModel {
         chatWrapper,
         prefix,
         kept: new KeptWork(prefix),
+        cuts,
         Chat: LlamaChat,
       };
       this.log.info(

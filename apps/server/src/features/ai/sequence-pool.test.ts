@@ -14,6 +14,18 @@ describe('Pool', () => {
     expect(await waiting).toBe('c');
   });
 
+  it('lends a free item for upkeep without queueing, and hands it on when it comes back', async () => {
+    const pool = new Pool(['a', 'b']);
+    expect(pool.takeFree((x) => x === 'z')).toBeUndefined();
+    expect(pool.takeFree((x) => x === 'a')).toBe('a');
+    expect(await pool.acquire({ priority: 'batch' })).toBe('b');
+    // Upkeep counts as people's: it never holds back batch work.
+    expect(pool.batchHeld).toBe(1);
+    const waiting = pool.acquire();
+    pool.release('a');
+    expect(await waiting).toBe('a');
+  });
+
   it('drops a waiter whose signal aborts', async () => {
     const pool = new Pool(['a']);
     await pool.acquire();

@@ -70,6 +70,16 @@ export class Pool<T> {
     });
   }
 
+  /**
+   * A free item that `wanted` accepts, taken now without queueing (upkeep while the pool is quiet:
+   * it counts as interactive, so it never holds back batch work); release() it after.
+   */
+  takeFree(wanted: (item: T) => boolean): T | undefined {
+    const i = this.free.findIndex(wanted);
+    if (i < 0) return undefined;
+    return this.hold(this.free.splice(i, 1)[0]!, 'interactive');
+  }
+
   release(item: T) {
     this.holders.delete(item);
     this.free.push(item);

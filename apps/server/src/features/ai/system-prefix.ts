@@ -19,6 +19,14 @@ export class SystemPrefix {
   constructor(
     private readonly model: Pick<LlamaModel, 'tokenizer'>,
     private readonly chatWrapper: ChatWrapper,
+    /** Cuts a sequence to its first `keep` tokens (SequenceCuts: without waiting for other replies). */
+    private readonly cut: (sequence: LlamaContextSequence, keep: number) => Promise<void> = (
+      sequence,
+      keep,
+    ) =>
+      keep === 0
+        ? sequence.clearHistory()
+        : sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]),
   ) {}
 
   /**
@@ -59,9 +67,7 @@ export class SystemPrefix {
   /** After a request: the sequence keeps the system message's tokens and nothing after them. */
   async keepOnly(sequence: LlamaContextSequence, system: string | undefined): Promise<void> {
     const keep = system === undefined ? 0 : this.tokens(system).length;
-    if (keep === 0 || !this.holds(sequence, system)) return sequence.clearHistory();
-    const end = sequence.nextTokenIndex;
-    if (end > keep) await sequence.eraseContextTokenRanges([{ start: keep, end }]);
+    await this.cut(sequence, keep > 0 && this.holds(sequence, system) ? keep : 0);
   }
 }
 
