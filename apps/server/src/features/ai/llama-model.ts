@@ -257,7 +257,7 @@ export class LlamaModelProvider implements LanguageModel {
     const sequence = await ready.pool.acquire({
       signal,
       priority,
-      score: (s) => sequenceScore(ready, s, owner, system),
+      score: (s) => sequenceScore(ready, s, owner, system, this.peopleSystem),
     });
     if (priority === 'interactive') {
       this.interactiveRunning++;
@@ -520,19 +520,22 @@ export class LlamaModelProvider implements LanguageModel {
 
 /**
  * Which free sequence a call would like: its owner's interrupted work (resumed), then one that
- * holds just its system message, then an empty one (both need no cut, which waits for the
- * context lock), then any, and last another owner's kept work.
+ * holds just its system message, then an empty one (both need no cut), then any other, then one
+ * holding the people's (chat) system message — kept for chats, which then skip evaluating it —
+ * and last another owner's kept work.
  */
 function sequenceScore(
   ready: Extract<State, { kind: 'ready' }>,
   s: LlamaContextSequence,
   owner: string | undefined,
   system: string | undefined,
+  peopleSystem: string | undefined,
 ): number {
-  if (ready.kept.resumes(s, owner)) return 4;
+  if (ready.kept.resumes(s, owner)) return 5;
   if (ready.kept.has(s)) return 0;
-  if (ready.prefix.holds(s, system)) return 3;
-  return s.nextTokenIndex === 0 ? 2 : 1;
+  if (ready.prefix.holds(s, system)) return 4;
+  if (s.nextTokenIndex === 0) return 3;
+  return ready.prefix.holds(s, peopleSystem) ? 1 : 2;
 }
 
 /** Length bound and sampling of a generation; the benchmark's direct run uses these too. */

@@ -26,6 +26,23 @@ describe('Pool', () => {
     expect(await waiting).toBe('a');
   });
 
+  it('gives a batch waiter, once it may take one, the free item it scores best', async () => {
+    const pool = new Pool(['a', 'b', 'c', 'd']);
+    const preferA = (x: string) => (x === 'a' ? 1 : 0);
+    const held = [
+      await pool.acquire({ priority: 'batch' }),
+      await pool.acquire({ priority: 'batch' }),
+      await pool.acquire({ priority: 'batch' }),
+    ];
+    expect(held).not.toContain('a');
+    // All but one for batch work: the fourth batch request waits, with 'a' free.
+    const waiting = pool.acquire({ priority: 'batch', score: preferA });
+    expect(pool.queued).toBe(1);
+    // Another item comes back (the last freed): the waiter may take one, and takes 'a'.
+    pool.release(held[0]!);
+    expect(await waiting).toBe('a');
+  });
+
   it('drops a waiter whose signal aborts', async () => {
     const pool = new Pool(['a']);
     await pool.acquire();

@@ -6,7 +6,8 @@ import type { CallPriority } from './language-model';
  *   to interactive ones, so a chat never waits for a whole document reply, and a few chats in a
  *   row find a sequence that needs no cut (a used one is cut before it returns; see llama-model).
  * - Interactive waiters are served before batch waiters; within a priority, in order.
- * - A waiter whose signal aborts leaves the queue.
+ * - A waiter whose signal aborts leaves the queue; one that waited still gets the free item it
+ *   scores best.
  */
 export interface AcquireOptions<T> {
   signal?: AbortSignal;
@@ -18,6 +19,7 @@ export interface AcquireOptions<T> {
 interface Waiter<T> {
   resolve: (item: T) => void;
   reject: (err: unknown) => void;
+  score?: (item: T) => number;
 }
 
 export class Pool<T> {
@@ -59,6 +61,7 @@ export class Pool<T> {
           resolve(item);
         },
         reject,
+        score,
       };
       const onAbort = () => {
         const i = queue.indexOf(waiter);
@@ -120,8 +123,8 @@ export class Pool<T> {
       const queue = this.waiting[priority];
       while (queue.length > 0 && this.free.length > 0 && this.mayTake(priority)) {
         // Held before the waiter resumes, so the next check counts it.
-        const item = this.hold(this.take()!, priority);
-        queue.shift()!.resolve(item);
+        const waiter = queue.shift()!;
+        waiter.resolve(this.hold(this.take(waiter.score)!, priority));
       }
     }
   }
