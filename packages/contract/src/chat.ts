@@ -83,9 +83,10 @@ export const chatHistoryResponseSchema = promptUsageSchema.extend({
   messages: z.array(chatMessageSchema),
   /**
    * When this conversation began (the last New Topic; null: never cleared). The user's jobs
-   * (GET /api/jobs) created since then belong to it and are shown in it by time.
+   * (GET /api/jobs) created since then belong to it and are shown in it by time. Absent from a
+   * server older than this field (a rolling upgrade): read as null, so the history still shows.
    */
-  started_at: z.string().nullable(),
+  started_at: z.string().nullish(),
 });
 export type ChatHistoryResponse = z.infer<typeof chatHistoryResponseSchema>;
 

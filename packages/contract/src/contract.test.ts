@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chatHistoryResponseSchema,
   FILE_SIZE_LIMITS,
   MB,
   TRANSLATION_LANGUAGES,
@@ -23,6 +24,13 @@ describe('contract', () => {
       docx: 10 * MB,
       pptx: 10 * MB,
     });
+  });
+
+  it('reads a chat history from a server that does not yet say when the conversation began', () => {
+    const history = { current: 1, max: 50, messages: [] };
+    expect(chatHistoryResponseSchema.parse(history).started_at).toBeUndefined();
+    expect(chatHistoryResponseSchema.parse({ ...history, started_at: null }).started_at).toBeNull();
+    expect(() => chatHistoryResponseSchema.parse({ ...history, started_at: 5 })).toThrow();
   });
 
   it('summarizes in bounded mode unless full is asked for', () => {

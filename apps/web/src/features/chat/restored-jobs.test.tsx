@@ -27,7 +27,8 @@ function job(patch: Partial<Job> & Pick<Job, 'id' | 'kind' | 'state'>): Job {
 function setup(
   jobs: Job[],
   events: Record<string, Response> = {},
-  startedAt: string | null = null,
+  /** 'absent': a server older than the field (a rolling upgrade) does not send it. */
+  startedAt: string | null | 'absent' = null,
 ) {
   signIn('Ada');
   const fetchMock = mockFetch((req) => {
@@ -43,7 +44,7 @@ function setup(
         ],
         current: 2,
         max: 20,
-        started_at: startedAt,
+        ...(startedAt === 'absent' ? {} : { started_at: startedAt }),
       });
     }
     if (req.path === 'jobs') return json(200, { jobs });
@@ -139,6 +140,27 @@ describe('jobs in the restored conversation', () => {
     expect(screen.queryByText(/before-new-topic/)).toBeNull();
     // Nothing ran again: ended jobs come from the list alone.
     expect(callsTo(fetchMock, 'jobs/')).toHaveLength(0);
+  });
+
+  it('shows the conversation and its jobs from a server that does not say when it began', async () => {
+    setup(
+      [
+        job({
+          id: 'sum1',
+          kind: 'summarize',
+          state: 'done',
+          about: { file_name: 'notes.txt' },
+          result: { summary: 'A short summary of the notes.' },
+          created_at: at(20),
+        }),
+      ],
+      {},
+      'absent',
+    );
+    const texts = await articleTexts(7);
+    expect(texts[0]).toContain('First chat question');
+    expect(texts[4]).toContain('A short summary of the notes.');
+    expect(texts[6]).toContain('Later chat answer');
   });
 
   it('follows a job still running in its place, with its progress, to its result', async () => {

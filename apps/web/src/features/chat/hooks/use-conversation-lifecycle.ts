@@ -48,7 +48,7 @@ export function useConversationLifecycle({
       .then(async (history) => {
         const usage = { current: history.current, max: history.max };
         conversation.setUsage(usage);
-        const replays = await replayJobs(await jobs, history.started_at, replayJob);
+        const replays = await replayJobs(await jobs, history.started_at ?? null, replayJob);
         // Something typed meanwhile wins over the restored conversation.
         if (cancelled || conversation.getState().messages.length > 0) return;
         const messages = withCounter(history.messages.map(toMessage), usage);
