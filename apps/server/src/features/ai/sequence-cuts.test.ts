@@ -1,79 +1,44 @@
-import { availableParallelism } from 'node:os';
-import type {
-  ChatHistoryItem,
-  ChatWrapper,
-  Llama,
-  LlamaChat,
-  LlamaContextSequence,
-  LlamaModel,
-} from 'node-llama-cpp';
+import type { LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, defaultThreads, llamaOptions, type LlamaTuning } from './llama-model';
 import { SequenceCuts } from './sequence-cuts';
 import { SystemPrefix } from './system-prefix';
-import { ensureTinyGguf } from './tiny-gguf';
+import { openTinyLlama } from './tiny-llama.test-helper';
 
 const SYSTEM = 'You are a careful assistant for lighthouse keepers.';
-const tuning: LlamaTuning = {
-  gpu: false,
-  sequences: 3,
-  contextSize: 4096,
-  threads: defaultThreads(availableParallelism()),
-};
 
 describe('SequenceCuts with the tiny GGUF: a cut while other sequences generate', () => {
-  let llama: Llama;
+  let tiny: Awaited<ReturnType<typeof openTinyLlama>>;
   let model: LlamaModel;
-  let chatWrapper: ChatWrapper;
-  let LlamaChatClass: typeof LlamaChat;
   let sequences: LlamaContextSequence[];
   let prefix: SystemPrefix;
   let generating = 0;
   const cuts = new SequenceCuts(() => generating > 0);
 
   beforeAll(async () => {
-    const nlc = await import('node-llama-cpp');
-    llama = await nlc.getLlama({ ...llamaOptions(tuning), logLevel: nlc.LlamaLogLevel.error });
-    model = await llama.loadModel({ modelPath: ensureTinyGguf() });
-    const context = await model.createContext({
-      ...contextOptions(tuning, model.trainContextSize),
-      batching: {
-        itemPrioritizationStrategy: ({ items }) => {
-          cuts.runPending();
-          return items.map((item) => ({ item, processAmount: item.tokens.length }));
-        },
+    tiny = await openTinyLlama({
+      sequences: 3,
+      contextSize: 4096,
+      // Called under the context lock before each decode, as the provider's strategy is.
+      itemPrioritizationStrategy: ({ items }) => {
+        cuts.runPending();
+        return items.map((item) => ({ item, processAmount: item.tokens.length }));
       },
     });
-    sequences = [0, 1, 2].map(() => context.getSequence());
-    chatWrapper = nlc.resolveChatWrapper(model);
-    LlamaChatClass = nlc.LlamaChat;
-    prefix = new SystemPrefix(model, chatWrapper, (s, keep) => cuts.cut(s, keep));
+    ({ model, sequences } = tiny);
+    prefix = new SystemPrefix(model, tiny.chatWrapper, (s, keep) => cuts.cut(s, keep));
   });
   afterAll(async () => {
-    await llama?.dispose();
+    await tiny?.close();
   });
 
-  /** A generation on `on`; returns the prompt tokens it evaluated. */
+  /** A generation on `on`, counted as generating while it runs; returns the prompt tokens evaluated. */
   async function ask(on: LlamaContextSequence, user: string, maxTokens: number) {
-    const chat = new LlamaChatClass({
-      contextSequence: on,
-      chatWrapper,
-      autoDisposeSequence: false,
-    });
-    const history: ChatHistoryItem[] = [
-      { type: 'system', text: SYSTEM },
-      { type: 'user', text: user },
-      { type: 'model', response: [] },
-    ];
-    const before = on.tokenMeter.usedInputTokens;
     generating++;
     try {
-      await chat.generateResponse(history, { maxTokens });
+      return await tiny.ask(on, SYSTEM, user, maxTokens);
     } finally {
       generating--;
-      chat.dispose({ disposeSequence: false });
     }
-    return on.tokenMeter.usedInputTokens - before;
   }
 
   it('cuts between two decodes instead of waiting for the other replies to end', async () => {

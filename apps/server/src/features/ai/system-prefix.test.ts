@@ -1,67 +1,30 @@
-import { availableParallelism } from 'node:os';
-import type {
-  ChatHistoryItem,
-  ChatWrapper,
-  Llama,
-  LlamaChat,
-  LlamaContextSequence,
-  LlamaModel,
-} from 'node-llama-cpp';
+import type { LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, defaultThreads, llamaOptions, type LlamaTuning } from './llama-model';
 import { adoptSystemPrefix, SystemPrefix } from './system-prefix';
-import { ensureTinyGguf } from './tiny-gguf';
+import { openTinyLlama } from './tiny-llama.test-helper';
 
 const SYSTEM = 'You are a careful assistant for lighthouse keepers.';
 const OTHER_SYSTEM = 'You translate texts.';
-const tuning: LlamaTuning = {
-  gpu: false,
-  sequences: 2,
-  contextSize: 512,
-  threads: defaultThreads(availableParallelism()),
-};
 
 describe('SystemPrefix (prompt caching) with the tiny GGUF', () => {
-  let llama: Llama;
+  let tiny: Awaited<ReturnType<typeof openTinyLlama>>;
   let model: LlamaModel;
   let sequence: LlamaContextSequence;
   let second: LlamaContextSequence;
-  let chatWrapper: ChatWrapper;
   let prefix: SystemPrefix;
-  let LlamaChatClass: typeof LlamaChat;
 
   beforeAll(async () => {
-    const nlc = await import('node-llama-cpp');
-    llama = await nlc.getLlama({ ...llamaOptions(tuning), logLevel: nlc.LlamaLogLevel.error });
-    model = await llama.loadModel({ modelPath: ensureTinyGguf() });
-    const context = await model.createContext(contextOptions(tuning, model.trainContextSize));
-    sequence = context.getSequence();
-    second = context.getSequence();
-    chatWrapper = nlc.resolveChatWrapper(model);
-    LlamaChatClass = nlc.LlamaChat;
-    prefix = new SystemPrefix(model, chatWrapper);
+    tiny = await openTinyLlama({ sequences: 2, contextSize: 512 });
+    model = tiny.model;
+    [sequence, second] = tiny.sequences as [LlamaContextSequence, LlamaContextSequence];
+    prefix = new SystemPrefix(model, tiny.chatWrapper);
   });
   afterAll(async () => {
-    await llama?.dispose();
+    await tiny?.close();
   });
 
-  /** One short generation on the sequence; returns the prompt tokens it had to evaluate. */
-  async function ask(system: string, user: string, on = sequence): Promise<number> {
-    const chat = new LlamaChatClass({
-      contextSequence: on,
-      chatWrapper,
-      autoDisposeSequence: false,
-    });
-    const history: ChatHistoryItem[] = [
-      { type: 'system', text: system },
-      { type: 'user', text: user },
-      { type: 'model', response: [] },
-    ];
-    const before = on.tokenMeter.usedInputTokens;
-    await chat.generateResponse(history, { maxTokens: 3 });
-    chat.dispose({ disposeSequence: false });
-    return on.tokenMeter.usedInputTokens - before;
-  }
+  /** One short generation; returns the prompt tokens it had to evaluate. */
+  const ask = (system: string, user: string, on = sequence) => tiny.ask(on, system, user);
   const kept = () => model.detokenize(sequence.contextTokens);
 
   it('keeps the system turn and nothing of what the user asked', async () => {

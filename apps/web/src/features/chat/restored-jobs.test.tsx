@@ -24,6 +24,17 @@ function job(patch: Partial<Job> & Pick<Job, 'id' | 'kind' | 'state'>): Job {
   };
 }
 
+/** A summary of notes.txt that ended between the two chat exchanges. */
+const summaryDone = () =>
+  job({
+    id: 'sum1',
+    kind: 'summarize',
+    state: 'done',
+    about: { file_name: 'notes.txt' },
+    result: { summary: 'A short summary of the notes.' },
+    created_at: at(20),
+  });
+
 function setup(
   jobs: Job[],
   events: Record<string, Response> = {},
@@ -99,14 +110,7 @@ describe('jobs in the restored conversation', () => {
           about: { url: 'http://127.0.0.1:9/' },
           created_at: at(32),
         }),
-        job({
-          id: 'sum1',
-          kind: 'summarize',
-          state: 'done',
-          about: { file_name: 'notes.txt' },
-          result: { summary: 'A short summary of the notes.' },
-          created_at: at(20),
-        }),
+        summaryDone(),
         job({
           id: 'old',
           kind: 'summarize',
@@ -143,20 +147,7 @@ describe('jobs in the restored conversation', () => {
   });
 
   it('shows the conversation and its jobs from a server that does not say when it began', async () => {
-    setup(
-      [
-        job({
-          id: 'sum1',
-          kind: 'summarize',
-          state: 'done',
-          about: { file_name: 'notes.txt' },
-          result: { summary: 'A short summary of the notes.' },
-          created_at: at(20),
-        }),
-      ],
-      {},
-      'absent',
-    );
+    setup([summaryDone()], {}, 'absent');
     const texts = await articleTexts(7);
     expect(texts[0]).toContain('First chat question');
     expect(texts[4]).toContain('A short summary of the notes.');
