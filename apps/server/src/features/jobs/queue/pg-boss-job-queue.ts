@@ -23,6 +23,10 @@ export interface PgBossQueueOptions {
   maxRunSeconds: number;
 }
 
+/** PostgreSQL's deadlock and serialization failures: the transaction lost a race, nothing else. */
+const LOST_RACE = new Set(['40P01', '40001']);
+const CREATE_ATTEMPTS = 8;
+
 /** How often an idle consumer asks for a message (an enqueue in this process wakes it at once). */
 const POLL_MS = 500;
 
@@ -52,13 +56,33 @@ export class PgBossJobQueue implements JobQueue {
   private start(): Promise<void> {
     this.started ??= (async () => {
       await this.boss.start();
-      await this.boss.createQueue(QUEUE, {
-        name: QUEUE,
-        retryLimit: 0,
-        expireInSeconds: this.opts.maxRunSeconds,
-      });
+      await this.createQueue();
     })();
     return this.started;
+  }
+
+  /**
+   * pg-boss's create_queue is one transaction that inserts the queue's row, then creates and
+   * attaches its partition: two processes starting at once on a new database (app servers and a
+   * worker brought up together) can deadlock there, and PostgreSQL aborts one of them, which
+   * ended that server's start. The aborted one tries again; by then the queue exists, and an
+   * existing queue is left as it is.
+   */
+  private async createQueue() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.createQueue(QUEUE, {
+          name: QUEUE,
+          retryLimit: 0,
+          expireInSeconds: this.opts.maxRunSeconds,
+        });
+        return;
+      } catch (err) {
+        if (attempt >= CREATE_ATTEMPTS || !LOST_RACE.has((err as { code?: string }).code ?? ''))
+          throw err;
+        await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 50));
+      }
+    }
   }
 
   async enqueue(jobId: string) {
