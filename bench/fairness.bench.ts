@@ -177,6 +177,12 @@ async function twoSlots(doc: Buffer) {
   console.log(
     `chat first token idle ${idle.map((t) => t.toFixed(0)).join(', ')} ms; during the summary ${during.map((t) => t.toFixed(0)).join(', ')} ms; model server at most ${model.maxRunning} calls at once`,
   );
+  console.log(
+    'what bounds it: two busy slots each run at half speed, and a summary call spends most of its ' +
+      'time evaluating its prompt, which the server cannot cut short inside a 2,048-token batch: a ' +
+      "chat arriving then evaluates its own prompt at half speed, 2x its idle time plus the app's " +
+      'overhead; pausing document work cannot help it (a GPU server does not halve per slot)',
+  );
   result({ name: 'two slots: chat first token, model idle', value: idleMs, unit: 'ms' });
   result({
     name: 'two slots, AI_PARALLEL=2: chat first token during a 200 KB summary (worst of 5) / idle',
