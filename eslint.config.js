@@ -38,6 +38,22 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {
+    // Multipart bodies are read through lib/multipart-form.ts, which answers the parser's
+    // failures (no boundary, a form cut short) as 400s instead of letting them become 500s.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/lib/multipart-form.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(parts|file|files|saveRequestFiles|formData)$/][callee.object.name=/^(req|request)$/]',
+          message: 'Read multipart bodies with lib/multipart-form.ts (formParts, firstFormFile).',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -7,13 +7,13 @@
 //   the mean passage tokens and the first token's wait on a one-slot CPU model (300 tokens/s);
 // - a 10 MB text: the first question (the index is built, in a worker) and the CPU of the whole
 //   process (every thread) for the next questions, and the event loop's longest stall meanwhile.
-// Tokens are the product's estimate (features/ai/token-estimate.ts), as the openai provider
+// Tokens are the product's estimate (lib/token-estimate.ts), as the openai provider
 // counts them; XQuAD is not committed: see bench/lib/xquad.ts.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { OpenAIModel } from '../apps/server/src/features/ai/openai-model';
-import { estimateTokens } from '../apps/server/src/features/ai/token-estimate';
+import { OpenAIModel } from '../apps/server/src/features/ai/engine/openai/openai-model';
+import { estimateTokens } from '../apps/server/src/lib/token-estimate';
 import { askDocument } from '../apps/server/src/features/documents/ask.service';
-import type { TextUnit } from '../apps/server/src/features/documents/reader';
+import type { TextUnit } from '../apps/server/src/features/files/reader';
 import { closePassagePool } from '../apps/server/src/features/documents/retrieval/passage-pool';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { machineLine, result } from './lib/machine';

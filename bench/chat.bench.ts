@@ -14,9 +14,12 @@ import {
   samplingOptions,
   toHistory,
   tuningFromConfig,
-} from '../apps/server/src/features/ai/llama-model';
-import { ensureTinyGguf, writeTinyGguf } from '../apps/server/src/features/ai/tiny-gguf';
-import { SystemPrefix } from '../apps/server/src/features/ai/system-prefix';
+} from '../apps/server/src/features/ai/engine/llama/llama-tuning';
+import {
+  ensureTinyGguf,
+  writeTinyGguf,
+} from '../apps/server/src/features/ai/engine/llama/tiny-gguf';
+import { SystemPrefix } from '../apps/server/src/features/ai/engine/llama/system-prefix';
 import {
   buildPrompt,
   replyTokensFor,

@@ -8,11 +8,11 @@
 // - the extractive step (TextRank selection) alone, on the docx's text and on 10 MB of text.
 import os from 'node:os';
 import { DEFAULT_SUMMARY_MAX_TOKENS } from '../apps/server/src/config';
-import { OpenAIModel } from '../apps/server/src/features/ai/openai-model';
+import { OpenAIModel } from '../apps/server/src/features/ai/engine/openai/openai-model';
 import { chunkDocument } from '../apps/server/src/features/documents/chunking';
 import { selectSentences } from '../apps/server/src/features/documents/extractive/select-sentences';
-import type { TextUnit } from '../apps/server/src/features/documents/reader';
-import { extractText } from '../apps/server/src/features/documents/reader';
+import type { TextUnit } from '../apps/server/src/features/files/reader';
+import { extractText } from '../apps/server/src/features/files/reader';
 import {
   expectedCalls,
   planSummary,

@@ -4,11 +4,11 @@
 // a local OpenAI-compatible server that answers at once, so what is left is the server's own work.
 // Target: p99 ≤ 50 ms. With EVENT_LOOP_BASELINE_DIR (another checkout with its node_modules, e.g.
 // main), that checkout's server is measured first, the same way: today's figure beside this one.
-import { Agent, request } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
+import { percentile, probeHealth } from './lib/health-probe';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
 import { makeProse, proseDocx } from './lib/prose';
@@ -46,33 +46,6 @@ async function startPageSite() {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/page`;
   return { url, close: () => new Promise((r) => site.close(r)) };
-}
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** /api/health latencies, one request after another, until `stop` resolves. */
-async function probeHealth(base: string, stop: Promise<void>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const times: number[] = [];
-  let done = false;
-  void stop.then(() => (done = true));
-  while (!done) {
-    const t0 = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const req = request(`${base}/api/health`, { agent }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    times.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  agent.destroy();
-  return times.sort((a, b) => a - b);
 }
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -210,7 +183,7 @@ async function measure(label: string, productDir?: string) {
           }
         }
       const loadBefore = loadavg()[0]!;
-      const times = await probeHealth(server.url, stop);
+      const times = await probeHealth(server.url, stop, 5);
       clearTimeout(timer);
       await Promise.all(users);
       const p50 = percentile(times, 50);

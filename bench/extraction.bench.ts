@@ -1,14 +1,24 @@
 // Document extraction and upload (issue "Personal files"): 10 MB pdf, docx and xlsx made here,
-// extraction throughput and peak memory, pdf extraction beside poppler's pdftotext, and upload
-// speed and server memory against the raw (fsync'd) disk write speed of this machine, measured in
-// this run.
-import { execFileSync } from 'node:child_process';
+// extraction throughput and peak memory, and upload speed and server memory against the raw
+// (fsync'd) disk write speed of this machine, measured in this run. PDF text beside poppler's
+// pdftotext on the same files (issue 37, lib/pdf-speed.ts): a 400-page book, the 10 MB pdf and
+// three large public test pdfs (PDF_CORPUS, bench/fixtures/pdf-corpus.md), extraction alone and
+// upload to the first text preview, at a fresh install's settings and with pdf.js alone (before).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { machineLine, mb, memoryOf, resetPeak, result } from './lib/machine';
+import {
+  hasPdftotext,
+  makeBook,
+  measurePdfExtraction,
+  measurePdfPreview,
+  publicPdfs,
+  settingsLine,
+  type PdfInput,
+} from './lib/pdf-speed';
 import { measureUpload } from './lib/upload-speed';
 
 const TARGET = 9.5 * 2 ** 20; // just under the 10 MB upload limit
@@ -70,7 +80,7 @@ async function makeXlsx(): Promise<Buffer> {
 }
 
 async function timeExtraction(type: 'pdf' | 'docx' | 'xlsx', bytes: Buffer) {
-  const { extractText } = await import('../apps/server/src/features/documents/reader');
+  const { extractText } = await import('../apps/server/src/features/files/reader');
   // Reading runs in a worker thread; starting one (loading the parsers) is kept out of the timing.
   await extractText({ type: 'txt', bytes: Buffer.from('warm-up') });
   global.gc?.();
@@ -109,27 +119,25 @@ async function main() {
       `fixtures: pdf ${mb(pdf.length).toFixed(1)} MB, docx ${mb(docx.length).toFixed(1)} MB, xlsx ${mb(xlsx.length).toFixed(1)} MB`,
     );
 
-    const pdfSeconds = await timeExtraction('pdf', pdf);
+    await timeExtraction('pdf', pdf);
     await timeExtraction('docx', docx);
     await timeExtraction('xlsx', xlsx);
 
-    const pdfFile = path.join(dir, 'bench.pdf');
-    writeFileSync(pdfFile, pdf);
-    try {
-      const t0 = performance.now();
-      execFileSync('pdftotext', [pdfFile, path.join(dir, 'bench.txt')]);
-      const popplerSeconds = (performance.now() - t0) / 1000;
-      console.log(
-        `pdftotext on the same pdf: ${popplerSeconds.toFixed(2)} s (ours ${pdfSeconds.toFixed(2)} s, ${(pdfSeconds / popplerSeconds).toFixed(1)}× its time)`,
-      );
-      result({
-        name: 'pdf extraction time vs pdftotext',
-        value: pdfSeconds / popplerSeconds,
-        unit: '× pdftotext',
-      });
-    } catch {
-      console.log('pdftotext not installed (Debian poppler-utils): comparison skipped');
+    if (!hasPdftotext()) {
+      console.log('pdftotext not installed (Debian poppler-utils): the pdf comparison is skipped');
+      return;
     }
+    console.log(settingsLine());
+    const made = { 'book-400-pages.pdf': await makeBook(), 'generated-9.5MB.pdf': pdf };
+    const inputs: PdfInput[] = Object.entries(made).map(([name, bytes]) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, bytes);
+      return { name, file, bytes };
+    });
+    inputs.push(...publicPdfs());
+    if (inputs.length < 5) console.log('PDF_CORPUS not set: the public test pdfs are left out');
+    await measurePdfExtraction(inputs);
+    await measurePdfPreview(inputs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

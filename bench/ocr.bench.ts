@@ -17,9 +17,8 @@ function page(seed: number): string[] {
 
 async function main() {
   console.log(`${machineLine()}; load average ${loadavg()[0]!.toFixed(1)} at the start`);
-  const { extractText } = await import('../apps/server/src/features/documents/reader');
-  const { makeScannedPdf } =
-    await import('../apps/server/src/features/documents/reader/scan-fixtures');
+  const { extractText } = await import('../apps/server/src/features/files/reader');
+  const { makeScannedPdf } = await import('../apps/server/src/features/files/reader/scan-fixtures');
   const limits = { timeLimitMs: 120_000 };
   await extractText({ type: 'txt', bytes: Buffer.from('warm-up') }); // the worker thread is up
   const one = await makeScannedPdf([page(0)]);

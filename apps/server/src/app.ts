@@ -8,6 +8,7 @@ import {
 import { MAX_FILE_BYTES } from '@inkwell/contract';
 import type { Config } from './config';
 import { registerFeatures } from './features';
+import { configurePasswordHashing } from './features/auth';
 import { registerJobRuntime } from './job-runtime';
 import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
@@ -83,6 +84,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  // A process-wide setting: new password hashes are made at the configured cost.
+  configurePasswordHashing({
+    memoryKib: config.PASSWORD_HASH_MEMORY_KIB,
+    passes: config.PASSWORD_HASH_PASSES,
+  });
 
   // HTML forms post url-encoded bodies (page analysis, translate).
   app.addContentTypeParser(

@@ -3,10 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMPT_LIMIT, REGISTRATION_MODES } from '@inkwell/contract';
-import { findChromium } from './features/analysis/browser/find-chromium';
-import { traineddataFile } from './features/documents/reader/ocr-data';
+import { findChromium } from './lib/find-chromium';
+import { traineddataFile } from './lib/ocr-data';
 import { ConfigError, PROJECT_ROOT, readEnvironment } from './environment';
 import { isAddressOrCidr, LOOPBACK } from './lib/address-list';
+import { CPU_TASK_NAMES, type CpuTaskName } from './workers/cpu-task-limits';
 
 export { ConfigError };
 
@@ -94,6 +95,9 @@ const envSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   TRUST_PROXY: optionalString,
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  // Argon2id's cost for new password hashes; lower only for tests (README "Settings").
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65536),
+  PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(20).default(3),
   REDIS_URL: optionalString.pipe(
     z
       .string()
@@ -137,6 +141,15 @@ const envSchema = z.object({
     .default('on')
     .transform((v) => v === 'on' || v === 'true'),
   /**
+   * The OpenAI-compatible server's slots share one processor (llama.cpp on a CPU): while a
+   * person's prompt is evaluated, document calls yield (cancelled, resumed from the prompt cache),
+   * within AI_PREEMPT's budget. `off` for a server whose slots do not slow each other.
+   */
+  AI_YIELD_TO_PEOPLE: z
+    .enum(['on', 'off', 'true', 'false'])
+    .default('on')
+    .transform((v) => v === 'on' || v === 'true'),
+  /**
    * Send llama.cpp server's `cache_prompt: true` and, with AI_PARALLEL ≥ 2, `id_slot` (people's
    * calls in slot 0; AI_PARALLEL must then match the server's `-np`); off for servers that refuse
    * unknown fields.
@@ -156,7 +169,7 @@ const envSchema = z.object({
   ),
   // Embedded model tuning: CPU unless a GPU type is named; parallel sequences; tokens per sequence.
   LLAMA_GPU: z.enum(['off', 'auto', 'cuda', 'vulkan', 'metal']).default('off'),
-  /** `auto`: as many as the memory the model leaves allows (features/ai/sequence-sizing.ts). */
+  /** `auto`: as many as the memory the model leaves allows (features/ai/engine/llama/sequence-sizing.ts). */
   LLAMA_SEQUENCES: z
     .union([z.literal('auto'), z.coerce.number().int().min(1).max(16)])
     .default('auto'),
@@ -204,6 +217,41 @@ const envSchema = z.object({
         'languages whose package @tesseract.js-data/<code> is installed (npm install @tesseract.js-data/deu)',
       ),
     ),
+  // CPU work (workers/cpu-pool.ts): worker threads of each lane, and each task's time limit
+  /** Signed-in users' lane (documents, their analyses). Default: a worker per core, at most 4. */
+  CPU_WORKERS: z.coerce.number<string | undefined>().int().min(1).max(64).optional(),
+  /** Anonymous page analyses' lane. Default: half of CPU_WORKERS, at least 1. */
+  CPU_WORKERS_ANONYMOUS: z.coerce.number<string | undefined>().int().min(1).max(64).optional(),
+  /** `task=seconds,…` over the defaults (workers/cpu-task-limits.ts), e.g. `axeInJsdom=120`. */
+  CPU_TASK_TIME_LIMITS: optionalString.transform((v, ctx) => {
+    const limits: Partial<Record<CpuTaskName, number>> = {};
+    for (const entry of v ? v.split(',') : []) {
+      const [name = '', seconds = ''] = entry.split('=').map((p) => p.trim());
+      if (
+        !(CPU_TASK_NAMES as string[]).includes(name) ||
+        !/^\d+(\.\d+)?$/.test(seconds) ||
+        !(Number(seconds) > 0)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be task=seconds entries, tasks among ${CPU_TASK_NAMES.join(', ')} ("${entry.trim()}" is not)`,
+        });
+        return z.NEVER;
+      }
+      limits[name as CpuTaskName] = Number(seconds);
+    }
+    return limits;
+  }),
+  /**
+   * `auto`: a pdf's text layer is read by poppler's pdftotext when it is on PATH (native speed),
+   * else by pdf.js; `pdfjs`: always pdf.js.
+   */
+  PDF_READER: z.enum(['auto', 'pdfjs']).default('auto'),
+  /**
+   * `on`: every process that runs jobs starts the grammar checker (Harper) when it starts, so the
+   * first proofread's findings come in seconds; `off`: on the first proofread.
+   */
+  PROOFREAD_WARM_UP: z.enum(['on', 'off']).default('on'),
   // Page analysis
   FETCH_ALLOW_HOSTS: commaList,
   /**

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { PROJECT_ROOT } from './environment';
+import { guardProcess } from './lib/process-guards';
+import { recordServerPort } from './lib/server-port';
 
 /** Starts the product: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main() {
@@ -18,6 +20,7 @@ async function main() {
   }
   warnOfOldDataDir(config.dataDir);
   const app = await buildApp(config);
+  guardProcess(app);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -34,6 +37,7 @@ async function main() {
   }
   await app.listen({ port: config.PORT, host: config.HOST });
   const port = (app.server.address() as { port: number }).port;
+  recordServerPort(config.dataDir, port);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`\n  Inkwell is running at http://${shownHost}:${port}${config.BASE_PATH}\n`);
 }

@@ -5,10 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeProcess, type NodeProcess } from '../test/scale-out/node-process';
-import {
-  startFixtureServer,
-  type FixtureServer,
-} from './features/analysis/test-fixtures/fixture-server';
+import { startFixtureServer, type FixtureServer } from './features/analysis/testing';
 
 /**
  * `npm run worker` (worker.ts) as it runs in a deployment: a process of its own beside an app

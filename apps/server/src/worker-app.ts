@@ -5,7 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import { healthRoutes } from './features/health/health.routes';
+import { healthRoutes } from './features/health';
 import { registerJobRuntime } from './job-runtime';
 import { loggerOptions } from './lib/logger';
 import errorsPlugin from './plugins/errors';

@@ -1,13 +1,14 @@
 import { ConfigError, loadConfig } from './config';
 import { buildWorker } from './worker-app';
 import { readEnvironment } from './environment';
+import { guardProcess } from './lib/process-guards';
 
 /**
  * `npm run worker`: a process that only runs jobs (document actions, page analyses) for the app
- * servers of a deployment on PostgreSQL, with every job kind (features/jobs/kinds.ts) and no API:
+ * servers of a deployment on PostgreSQL, with every job kind (job-kinds.ts) and no API:
  * it answers only its health checks on WORKER_PORT (worker-app.ts). An OpenAI-compatible model
  * server's AI_PARALLEL slots are shared with the app servers through the database
- * (features/ai/shared-slots.ts); an embedded model is its own, LLAMA_SEQUENCES calls at once.
+ * (features/ai/scheduling/shared-slots.ts); an embedded model is its own, LLAMA_SEQUENCES calls at once.
  */
 async function main() {
   let config;
@@ -27,6 +28,7 @@ async function main() {
     process.exit(1);
   }
   const app = await buildWorker(config);
+  guardProcess(app);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -12,11 +12,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startFixtureServer,
-  type FixtureServer,
-} from '../src/features/analysis/test-fixtures/fixture-server';
-import { findChromium } from '../src/features/analysis/browser/find-chromium';
+import { startFixtureServer, type FixtureServer } from '../src/features/analysis/testing';
+import { findChromium } from '../src/lib/find-chromium';
 import { startOpenAITestServer, type OpenAITestServer } from './openai-test-server';
 
 /**

@@ -21,6 +21,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('rate limits shared by two app serv
   // keys this test deletes.
   const client = `2001:db8:${randomBytes(6).toString('hex').match(/.{4}/g)!.join(':')}::1`;
   const loginKey = `${REDIS_NAMESPACE}POST/api/login-${client}`;
+  const burstClient = `${client}2`;
+  const burstKey = `${REDIS_NAMESPACE}POST/api/login-${burstClient}`;
   let redis: Redis;
   let servers: TestServer[];
 
@@ -37,7 +39,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('rate limits shared by two app serv
   afterAll(async () => {
     await Promise.all((servers ?? []).map((s) => s.close()));
     if (redis) {
-      await redis.del(loginKey);
+      await redis.del(loginKey, burstKey);
       redis.disconnect();
     }
   });
@@ -57,6 +59,21 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('rate limits shared by two app serv
     // Another client address has a budget of its own.
     expect((await failedLogin(b, `${client}1`)).status).toBe(401);
     await redis.del(`${REDIS_NAMESPACE}POST/api/login-${client}1`);
+  });
+  it('judges at most AUTH_RATE_LIMIT of a burst sent to both servers at once', async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => failedLogin(i % 2 === 0 ? a : b, burstClient)),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LIMIT);
+    await expectRateLimited(
+      burst.find((r) => r.status === 429)!,
+      AUTH_WINDOW_SECONDS,
+    );
+    expect(await redis.get(burstKey)).toBe(String(LIMIT));
+    expect(await redis.pttl(burstKey)).toBeGreaterThan(0);
   });
 });
 

@@ -1,8 +1,8 @@
 import { openDatabase } from '../src/db/database';
-import { SharedSlots } from '../src/features/ai/shared-slots';
+import { SharedSlots } from '../src/features/ai';
 
 /**
- * A process that takes slots of the shared model (features/ai/shared-slots.ts) and holds them
+ * A process that takes slots of the shared model (features/ai/scheduling/shared-slots.ts) and holds them
  * until it is killed: the shared-slots test kills it to see its slots come free.
  * Env: DATABASE_URL, PG_SCHEMA, SLOTS (capacity), TAKE (how many to take).
  */

@@ -17,7 +17,8 @@ import { readBody, sendJson, type OpenAIRequestBody } from './openai-test-server
  *   llama.cpp does: the common prefix as a share of the new prompt, above
  *   `--slot-prompt-similarity` (0.1, its default); none above it: the least recently used slot.
  *   So a long document prompt that shares only a template's first tokens with a chat does not
- *   take the slot that keeps the chat's system prompt.
+ *   take the slot that keeps the chat's system prompt;
+ * - a request `refuse` names is answered 400, as llama-server refuses a prompt over its context.
  *
  * Tokens are counted as 4 characters each (what the product estimates for servers that do not
  * report it), so the prompt cost follows what the product sends.
@@ -29,6 +30,12 @@ export interface SlowModelOptions {
   replyTokens?: number | ((body: OpenAIRequestBody) => number);
   /** Requests run at once (llama.cpp `-np`); default 1. */
   slots?: number;
+  /**
+   * A request to refuse with 400 and this message, as llama-server refuses a prompt longer than
+   * its context ("the request exceeds the available context size"); undefined: it is served. It
+   * may take its time (a test decides when the refusal comes).
+   */
+  refuse?: (body: OpenAIRequestBody) => string | undefined | Promise<string | undefined>;
 }
 
 export interface SlowCall {
@@ -39,9 +46,13 @@ export interface SlowCall {
   arrivedAt: number;
   startedAt?: number;
   firstTokenAt?: number;
+  /** Tokens of the reply generated (and sent) so far. */
+  generatedTokens: number;
   endedAt?: number;
   /** The client went away before the reply was complete. */
   aborted: boolean;
+  /** Answered 400 (`refuse`). */
+  refused?: boolean;
 }
 
 export interface SlowModelServer {
@@ -162,6 +173,7 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
       body,
       promptTokens: countTokens(prompt),
       cachedTokens: 0,
+      generatedTokens: 0,
       arrivedAt: performance.now(),
       aborted: false,
     };
@@ -170,6 +182,13 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
     maxOpen = Math.max(maxOpen, pending);
     let slot: SlotState | undefined;
     try {
+      const refusal = await opts.refuse?.(body);
+      if (refusal !== undefined) {
+        call.refused = true;
+        return sendJson(res, 400, {
+          error: { code: 400, message: refusal, type: 'exceed_context_size_error' },
+        });
+      }
       const idSlot = (body as { id_slot?: unknown }).id_slot;
       const pinned = typeof idSlot === 'number' && idSlot >= 0 ? slots[idSlot] : undefined;
       slot = await takeSlot(prompt, gone.signal, pinned);
@@ -225,6 +244,7 @@ export async function startSlowModelServer(opts: SlowModelOptions): Promise<Slow
       // Each piece is one 4-character token, so the product counts what was generated.
       res.write(chunk({ content: i === 0 ? 'word' : ' wor' }, null));
       call.firstTokenAt ??= performance.now();
+      call.generatedTokens += 1;
       await step(perToken);
       if (gone.aborted) return;
     }

@@ -35,6 +35,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Argon2 at a test's cost: 1 MiB, 1 pass (a millisecond instead of a second under load). */
+export const TEST_PASSWORD_HASH_COST = {
+  PASSWORD_HASH_MEMORY_KIB: '1024',
+  PASSWORD_HASH_PASSES: '1',
+};
+
 export async function startTestServer(
   opts: {
     dialect?: TestDialect;
@@ -44,6 +50,8 @@ export async function startTestServer(
      * schema), DATA_DIR and JWT_SECRET. Closing this one leaves the shared data to `sharing`.
      */
     sharing?: TestServer;
+    /** A built web app to serve (none by default). */
+    webDistDir?: string;
   } = {},
 ): Promise<TestServer> {
   const { sharing } = opts;
@@ -57,6 +65,10 @@ export async function startTestServer(
     MODEL_DOWNLOAD: 'off',
     // jsdom unless a test asks for the browser: Chromium launches cost seconds on a shared machine.
     ANALYSIS_BROWSER: 'off',
+    // Harper starts on a test's first proofread, not in every server a test starts.
+    PROOFREAD_WARM_UP: 'off',
+    // Password hashes at test cost (passwords.test.ts checks the production cost once).
+    ...TEST_PASSWORD_HASH_COST,
     ...(dialect === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
     ...opts.env,
   });
@@ -68,7 +80,7 @@ export async function startTestServer(
   const app = await buildApp(config, {
     logger: false,
     pgSchema,
-    webDistDir: path.join(dataDir, 'no-web'),
+    webDistDir: opts.webDistDir ?? path.join(dataDir, 'no-web'),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

@@ -94,7 +94,7 @@ describe('page analysis: accessibility and SEO of a locally served page', () => 
     await analyse('Whole site');
     await visible(articles().filter({ hasText: `Analyzing the whole site of ${pageUrl}...` }));
     const done = articles().filter({
-      hasText: `Site analysis completed for ${pageUrl}: 1 page(s).`,
+      hasText: `Site analysis completed for ${pageUrl}: 1 page(s) audited.`,
     });
     await visible(done, 'site summary', 60_000);
     const scores = page.getByRole('list', { name: 'Scores per page' });

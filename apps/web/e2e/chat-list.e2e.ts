@@ -6,6 +6,7 @@ import {
   MESSAGES,
   messageLabel,
 } from './support/chat-list-timing';
+import { untraced } from './support/browser';
 import { useScenario } from './support/scenario';
 import { visible } from './support/ui';
 
@@ -33,11 +34,8 @@ describe('chat list with 1,000 messages', () => {
   it('prints the time to render and to append; first, last and new message reachable; virtualised', async () => {
     const { page, server } = s;
     // The same measurement as bench/chat-list.bench.ts (where the timing targets live), with the
-    // scenario's tracing paused: its screenshots and snapshots would be timed too. A failure
-    // there still leaves a screenshot; the checks below are traced again.
-    await s.context.tracing.stop();
-    const timing = await measureChatList(page, server, RUNS);
-    await s.context.tracing.start({ screenshots: true, snapshots: true });
+    // scenario's tracing (E2E_TRACE=1) paused: its screenshots and snapshots would be timed too.
+    const timing = await untraced(s.context, () => measureChatList(page, server, RUNS));
     console.log(
       `chat list, ${MESSAGES.toLocaleString('en')} messages: render ${timing.renderMs.toFixed(0)} ms, ` +
         `append ${timing.appendMs.toFixed(0)} ms (median of ${RUNS})`,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { makeDocx } from '../../server/src/features/documents/reader/test-fixtures';
+import { makeDocx } from '../../server/src/features/files/reader/test-fixtures';
 import { AI_MARK } from './support/ai';
 import { expectNoAxeViolations } from './support/axe';
 import { openMyFiles, pickFile, sixFixtures, uploadViaApi } from './support/files';
@@ -18,7 +18,8 @@ const NEGATIVE = 'Terrible quality. I hate it, a horrible waste of money.';
 describe('files: upload, preview, rename, download, delete, document actions', () => {
   const s = useScenario({ ai: {} });
 
-  const statusDialog = () => s.page.getByRole('dialog', { name: 'File Upload Status' });
+  /** The drawer's upload status: each file of the last pick (no dialog, issue 39). */
+  const uploadStatus = () => s.page.getByRole('list', { name: 'File Upload Status' });
   const fileMenu = async (drawer: Locator, fileName: string) => {
     await drawer.getByRole('button', { name: `Actions for ${fileName}` }).click();
     const menu = s.page.getByRole('menu', { name: `Actions for ${fileName}` });
@@ -27,7 +28,7 @@ describe('files: upload, preview, rename, download, delete, document actions', (
   };
   const articles = () => s.page.getByRole('log', { name: 'Conversation' }).getByRole('article');
 
-  it('uploads each of the six types (progress, status dialog) and previews each', async () => {
+  it('uploads each of the six types (progress, inline status), several at once, and previews each', async () => {
     const { page, server } = s;
     await signedInAsNewUser(page, server);
     const drawer = await openMyFiles(page);
@@ -42,19 +43,28 @@ describe('files: upload, preview, rename, download, delete, document actions', (
         mimeType: f.mimeType,
         buffer: f.buffer,
       });
-      const dialog = statusDialog();
-      await visible(dialog);
-      await visible(dialog.getByText(f.name));
+      const status = uploadStatus();
+      await visible(status);
       if (i === 0) {
-        await visible(dialog.getByRole('progressbar', { name: 'Upload progress' }));
-        expect(await dialog.getByRole('button', { name: 'Close' }).isDisabled()).toBe(true);
+        await visible(status.getByRole('progressbar', { name: `Upload progress of ${f.name}` }));
         release();
       }
-      await visible(dialog.getByRole('alert'), `upload of ${f.name}`);
-      expect(await dialog.getByRole('alert').textContent()).toMatch(/uploaded/i);
-      await dialog.getByRole('button', { name: 'Close' }).click();
-      await hidden(dialog);
+      await visible(status.getByRole('alert').filter({ hasText: f.name }), `upload of ${f.name}`);
+      expect(await status.getByRole('alert').textContent()).toMatch(/uploaded/i);
       await visible(drawer.getByRole('list', { name: 'Files' }).getByText(f.name));
+    }
+    // No dialog to close after a success.
+    expect(await page.getByRole('dialog', { name: 'File Upload Status' }).count()).toBe(0);
+
+    // Several files picked at once: each uploaded, each with its line.
+    const more = ['one.txt', 'two.txt', 'three.txt'];
+    await pickFile(
+      drawer.getByRole('button', { name: 'Upload File' }),
+      more.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`${name}\n`) })),
+    );
+    for (const name of more) {
+      await visible(uploadStatus().getByRole('alert').filter({ hasText: name }), name);
+      await visible(drawer.getByRole('list', { name: 'Files' }).getByText(name));
     }
 
     for (const f of fixtures) {
@@ -95,9 +105,9 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     ];
     for (const { file, message } of attempts) {
       await pickFile(drawer.getByRole('button', { name: 'Upload File' }), file);
-      await visible(statusDialog().getByText(message));
-      await statusDialog().getByRole('button', { name: 'Close' }).click();
-      await hidden(statusDialog());
+      await visible(uploadStatus().getByText(message, { exact: false }));
+      await uploadStatus().getByRole('button', { name: 'Close' }).click();
+      await hidden(uploadStatus());
     }
     await visible(drawer.getByText('Your folder is empty.'));
     await drawer.getByRole('button', { name: 'Close My Files' }).click();
@@ -268,21 +278,36 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     );
     // The step stays as a plain system message, no longer loading.
     expect(await step.getAttribute('aria-busy')).toBeNull();
-    // The result: the model's notes, then the corrected text with each known mistake's
-    // correction marked, and the list of issues.
+    // The findings came first, under the step; the model's notes after them.
     const proofread = articles().filter({ hasText: AI_MARK.proofread });
-    await visible(proofread, 'proofread result');
-    await visible(proofread.getByText('Corrected text (3 issues)'));
-    const corrected = proofread.getByRole('region', { name: 'Corrected text' });
+    await visible(proofread, 'proofread notes');
+    const findings = step;
+    await visible(findings.getByText('Corrected text: 3 changes · 3 issues found'));
+    const corrected = findings.getByRole('region', { name: 'Corrected text' });
     expect(await corrected.textContent()).toContain(CORRECTED);
     expect(await corrected.textContent()).not.toContain('tomorow');
     expect(await corrected.locator('mark').allTextContents()).toEqual(['a', "They're", 'tomorrow']);
     expect(
       await corrected.locator('mark').filter({ hasText: 'tomorrow' }).getAttribute('title'),
     ).toMatch(/tomorow/);
-    const issues = await proofread.getByRole('listitem').allTextContents();
-    expect(issues).toHaveLength(3);
-    expect(issues.some((i) => /^Spelling: .*tomorow.*\(suggested: tomorrow\b/.test(i))).toBe(true);
+    const changes = findings.getByRole('list', { name: 'Changes applied' });
+    expect(await changes.getByRole('listitem').allTextContents()).toEqual([
+      '“an” → “a” (Miscellaneous)Undo',
+      "“Their” → “They're” (Grammar)Undo",
+      '“tomorow” → “tomorrow” (Spelling)Undo',
+    ]);
+    // One change undone before download: the file has the word as it was written.
+    await changes.getByRole('button', { name: 'Undo: “tomorow” → “tomorrow”' }).click();
+    expect(await corrected.textContent()).toContain('to the store tomorow.');
+    await visible(findings.getByText('Corrected text: 2 changes (1 undone) · 3 issues found'));
+    await findings.getByRole('button', { name: 'Download corrected text' }).click();
+    const downloadDialog = page.getByRole('dialog', { name: 'Download File' });
+    await visible(downloadDialog);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/download-response'));
+    await downloadDialog.getByRole('button', { name: 'Download' }).click();
+    const body = JSON.parse((await sent).postData() ?? '{}') as { text: string };
+    expect(body.text).toContain("This is a test. They're going to the store tomorow.");
+    await hidden(downloadDialog);
 
     await run('Sentiment Analysis', `Sentiment Analysis completed for ${doc.name}.`);
     // The result: the model's overview, the overall figure, a bar per label, a row per paragraph.
@@ -317,6 +342,7 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     await page.getByRole('button', { name: 'Change theme' }).click();
     await expectTheme(page, 'dark');
     await visible(proofread);
+    await visible(findings.getByRole('list', { name: 'Changes applied' }));
     await expectNoAxeViolations(page, 'chat with proofread and sentiment results (dark)');
     await page.getByRole('button', { name: 'Change theme' }).click();
     await expectTheme(page, 'light');
@@ -364,6 +390,55 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     // Four document actions and four axe scans: more than the default 60 s on a busy machine.
   }, 120_000);
 
+  it('analyses the sentiment of a title list, then of the column chosen in the picker', async () => {
+    const { page, server } = s;
+    const { tokens } = await signedInAsNewUser(page, server);
+    const csv =
+      'TITLE,CONTENT TYPE,ISSN\n' +
+      '"Communications of the ACM: a wonderful and inspiring read",Journals,0001-0782\n' +
+      '"ACM Transactions on Graphics, a terrible mess this year",Journals,0730-0301\n' +
+      '"ACM SIGMOD Record",SIG Newsletters,0163-5808\n' +
+      '"Interactions: the best magazine for designers",Magazines,1072-5520\n';
+    await uploadViaApi(server, tokens.access_token, 'titles.csv', csv);
+    await page.reload();
+    const drawer = await openMyFiles(page);
+    await (
+      await fileMenu(drawer, 'titles.csv')
+    )
+      .getByRole('menuitem', { name: 'Sentiment Analysis' })
+      .click();
+    await hidden(drawer);
+    const first = articles().filter({ hasText: AI_MARK.sentiment }).last();
+    await visible(first, 'sentiment of the titles', 20_000);
+    await visible(first.getByText(/column “TITLE”/));
+    const picker = first.getByRole('combobox', { name: 'Column analysed' });
+    expect(await picker.inputValue()).toBe('TITLE');
+    await expectNoAxeViolations(page, 'sentiment result with its column picker (light)');
+    await picker.selectOption('CONTENT TYPE');
+    await visible(
+      articles().filter({
+        hasText: 'Starting Sentiment Analysis for titles.csv (column “CONTENT TYPE”)...',
+      }),
+    );
+    const second = articles()
+      .filter({ hasText: /column “CONTENT TYPE”/ })
+      .last();
+    const table = second.getByRole('region', {
+      name: 'Sentiment by item in column “CONTENT TYPE”',
+    });
+    await visible(table, 'second run', 20_000);
+    const cells = await table.getByRole('row').allTextContents();
+    expect(cells.slice(1).map((c) => c.replace(/(neutral|positive|negative).*$/, ''))).toEqual([
+      'Journals',
+      'Journals',
+      'SIG Newsletters',
+      'Magazines',
+    ]);
+    await page.getByRole('button', { name: 'Change theme' }).click();
+    await expectTheme(page, 'dark');
+    await expectNoAxeViolations(page, 'sentiment result with its column picker (dark)');
+  });
+
   it('asks a question about an uploaded document in question mode', async () => {
     const { page, server } = s;
     await signedInAsNewUser(page, server);
@@ -386,7 +461,9 @@ describe('files: upload, preview, rename, download, delete, document actions', (
     await input.fill('What did the keeper write about?');
     await input.press('Enter');
     await visible(articles().filter({ hasText: AI_MARK.answer }), 'answer', 20_000);
-    // The question mode ends after one question.
+    // The question mode stays, shown by its chip, until the person leaves it there.
+    expect(await input.getAttribute('placeholder')).toBe(`Ask a question about ${pdf.name}`);
+    await page.getByRole('button', { name: `Stop asking about ${pdf.name}` }).click();
     expect(await input.getAttribute('placeholder')).toBe('Ask anything');
     const asked = s.ai.requests.find((r) =>
       r.messages.some((m) => m.content.includes('answer questions about a document')),
@@ -447,9 +524,9 @@ describe('files: upload, preview, rename, download, delete, document actions', (
         mimeType: 'image/png',
         buffer: Buffer.from('x'),
       });
-      await visible(statusDialog().getByRole('alert'));
-      await expectNoAxeViolations(page, `File Upload Status dialog (${theme})`);
-      await statusDialog().getByRole('button', { name: 'Close' }).click();
+      await visible(uploadStatus().getByRole('alert'));
+      await expectNoAxeViolations(page, `File Upload Status (${theme})`);
+      await uploadStatus().getByRole('button', { name: 'Close' }).click();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureTinyGguf } from '../../server/src/features/ai/tiny-gguf';
+import { ensureTinyGguf } from '../../server/src/features/ai/engine/llama/tiny-gguf';
 import {
   startModelDownloadHost,
   type ModelDownloadHost,
@@ -76,7 +76,7 @@ describe('progress and Cancel of a summary on a slow one-slot model', () => {
     await visible(bar);
     const step = conversation(s).getByRole('article').filter({ has: bar });
     await visible(
-      step.getByText(/^Summarizing: part 2 of \d+, about \d+ (s|min) left$/),
+      step.getByText(/^Summarizing part 2 of \d+, about \d+( (s|min))?(-\d+ (s|min))? left$/),
       '',
       20_000,
     );

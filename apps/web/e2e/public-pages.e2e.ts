@@ -46,8 +46,9 @@ describe('public pages under a non-root base path', () => {
     }
   });
 
-  it('shows the 404 page for unknown routes', async () => {
-    await s.page.goto(`${s.server.url}no/such/page`);
+  it('shows the 404 page for unknown routes, answered with HTTP 404', async () => {
+    const response = await s.page.goto(`${s.server.url}no/such/page`);
+    expect(response?.status()).toBe(404);
     await expect.poll(() => s.page.getByText('404 - Page Not Found').isVisible()).toBe(true);
     expect(await s.page.getByText('The page you are looking for does not exist.').isVisible()).toBe(
       true,

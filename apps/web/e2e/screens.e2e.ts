@@ -239,8 +239,8 @@ describe('screens: every remaining screen and state has no axe violations, light
       mimeType: 'text/plain',
       buffer: Buffer.from('Day one: calm sea.\n'),
     });
-    const status = page.getByRole('dialog', { name: 'File Upload Status' });
-    await visible(status.getByRole('progressbar', { name: 'Upload progress' }));
+    const status = page.getByRole('list', { name: 'File Upload Status' });
+    await visible(status.getByRole('progressbar', { name: 'Upload progress of logbook.txt' }));
     await auditBothThemes(page, 'File Upload Status in progress');
     release();
     await visible(status.getByRole('alert').filter({ hasText: /uploaded/i }));

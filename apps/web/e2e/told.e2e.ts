@@ -11,7 +11,7 @@ import {
 } from 'docx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
-import { makeXlsx } from '../../server/src/features/documents/reader/test-fixtures';
+import { makeXlsx } from '../../server/src/features/files/reader/test-fixtures';
 import { expectNoAxeViolations } from './support/axe';
 import { newContext } from './support/browser';
 import { collectConsoleErrors } from './support/console';
@@ -113,7 +113,12 @@ describe('no console error on any page', () => {
       ['reset-password', 'Request Reset Link'],
       ['no/such/page', '404 - Page Not Found'],
     ]);
-    expect(errors).toEqual([]);
+    // An unknown page is answered 404 (the app's Not Found page with it): Chromium logs that
+    // status of the page itself, which is what it says, not an error of the app.
+    const notFound = `${s.server.url}no/such/page`;
+    expect(
+      errors.filter((e) => !(e.startsWith(`${notFound}: `) && /status of 404/.test(e))),
+    ).toEqual([]);
   });
 
   it('on every page, signed in as an operator', async () => {

@@ -9,7 +9,8 @@ export default defineProject({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     // Each file starts a server and a browser; two cores run them one file at a time, after
-    // every other project (a browser beside two unit workers slows all three).
+    // every other project. Two at a time (tried at stop 42) saved little on 2 cores (the suite in
+    // 1,115 s) and starved the browsers.
     pool: 'forks',
     poolOptions: { forks: { singleFork: true } },
     sequence: { groupOrder: 1 },

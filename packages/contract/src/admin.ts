@@ -62,6 +62,18 @@ export const adminOverviewResponseSchema = z.object({
   model: adminModelStatusSchema,
   alert: latestAlertResponseSchema,
   prompt_limit: z.number(),
+  /**
+   * The search index of questions across files (knowledge.ts): files indexed, unreadable, and
+   * still being read (new uploads, and every file once after an upgrade, in the background).
+   */
+  search_index: z
+    .object({
+      files: z.number().int(),
+      searchable: z.number().int(),
+      unreadable: z.number().int(),
+      reading: z.number().int(),
+    })
+    .optional(),
 });
 export type AdminOverviewResponse = z.infer<typeof adminOverviewResponseSchema>;
 
@@ -97,3 +109,22 @@ export const setAlertRequestSchema = z.object({
     .optional(),
 });
 export type SetAlertRequest = z.input<typeof setAlertRequestSchema>;
+
+/**
+ * GET /api/admin/contact-messages: what people sent with the contact form, newest first (at most
+ * 200). `mailed_to` is CONTACT_TO when set (each message was also mailed there), else null: the
+ * Admin page is then the only place they can be read.
+ */
+export const adminContactMessageSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  created_at: z.string(),
+});
+export type AdminContactMessage = z.infer<typeof adminContactMessageSchema>;
+export const adminContactMessagesResponseSchema = z.object({
+  messages: z.array(adminContactMessageSchema),
+  mailed_to: z.string().nullable(),
+});
+export type AdminContactMessagesResponse = z.infer<typeof adminContactMessagesResponseSchema>;

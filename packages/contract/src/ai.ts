@@ -22,6 +22,8 @@ import { z } from 'zod';
  * askQuestions, proofread, bulk-sentiment-analysis) and page analysis called with
  * `Accept: text/event-stream` answers a stream of server-sent events instead of one JSON body:
  *   event: progress  data: ProgressEvent                    (first within a moment, then as work advances)
+ *   event: partial   data: <the endpoint's JSON body so far> (proofread's findings, before the
+ *                    model's notes; askQuestions' answer so far, again each time it grows)
  *   event: done      data: <the endpoint's usual JSON body> (last, on success)
  *   event: error     data: {"error": "<message>", "status": <http status>}   (last, on failure)
  * Errors found before the work starts (400 bad fields, 401, 404, 503) are ordinary JSON answers.
@@ -44,6 +46,7 @@ export type AiStatus = z.infer<typeof aiStatusSchema>;
 
 export const PROGRESS_STREAM_EVENTS = {
   progress: 'progress',
+  partial: 'partial',
   done: 'done',
   error: 'error',
 } as const;
@@ -51,6 +54,11 @@ export const PROGRESS_STREAM_EVENTS = {
 export const progressEventSchema = z.object({
   /** What the work is doing now, e.g. `reading`, `summarizing`, `combining`, `auditing`. */
   stage: z.string(),
+  /**
+   * What happens now, as the card's heading: "Summarizing part 4 of 28", "Translating: waiting
+   * to start part 2 of 6", "Reading the file". (Servers before it sent only `stage`.)
+   */
+  heading: z.string().optional(),
   /** Parts finished and parts in all (model calls for documents, steps for page analysis). */
   done: z.number().int().min(0),
   total: z.number().int().min(0),
@@ -61,10 +69,21 @@ export const progressEventSchema = z.object({
    * down with the clock and goes up only by as much as the queue in front of the work grew.
    */
   eta_s: z.number().min(0).nullable(),
+  /**
+   * While little of the work is measured (its first calls): the seconds left may be anywhere in
+   * this range around `eta_s`, and the card shows it ("about 2-6 min left").
+   */
+  eta_range_s: z.tuple([z.number().min(0), z.number().min(0)]).optional(),
   /** Calls of this work running now: 0 while it waits for others' calls. */
   running: z.number().int().min(0).optional(),
   /** While it waits: the estimated seconds until its next call starts. */
   queue_wait_s: z.number().min(0).nullable().optional(),
+  /**
+   * The work's first results, once it has them (proofread: the findings, before the model's
+   * notes; askQuestions: the answer so far). In a job's stored progress (GET /api/jobs/:id); a
+   * stream sends each new one as its own `partial` event, and leaves it out of `progress` events.
+   */
+  partial: z.unknown().optional(),
 });
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 

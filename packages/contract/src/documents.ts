@@ -12,7 +12,9 @@ import { CHAT_MAX_CHARS, DOWNLOAD_FORMATS, TRANSLATION_LANGUAGES } from './const
  *
  * POST /api/summarize                 multipart file | file_id, mode?     → SummarizeResponse
  * POST /api/proofread                 multipart file | file_id, text?     → ProofreadResponse
- * POST /api/bulk-sentiment-analysis   multipart file | file_id            → SentimentResponse
+ * POST /api/bulk-sentiment-analysis   multipart file | file_id, column?   → SentimentResponse
+ *                                     (`column`: the table column to score, one of the answer's
+ *                                     `column_choices`; an unknown one answers 400)
  * POST /api/askQuestions              multipart file | file_id, text      → AskQuestionsResponse
  * POST /api/translate                 form/JSON text, target_language, source_language?
  *                                     or multipart file, target_language  → TranslateResponse
@@ -113,6 +115,33 @@ export type AskQuestionsResponse = z.infer<typeof askQuestionsResponseSchema>;
 export const translateResponseSchema = z.object({ translation: z.string() });
 export type TranslateResponse = z.infer<typeof translateResponseSchema>;
 
+/**
+ * Why the corrected text keeps a finding's words as written: proofreading applies only safe
+ * corrections. `all-caps` a word in capitals ("HIGHER EDUCTION LANDSCAPE"); `acronym` an acronym or
+ * a mixed-case word, with or without a plural s (IHEP, HBCUs, iPhone); `name` a capitalised word
+ * inside a sentence, or one the document also writes so; `document-term` a word the document uses
+ * several times as written; `dictionary` a word of the user's personal dictionary; `other-language`
+ * a word of another language than the text's (or a text not in English, which Harper checks);
+ * `code` part of an address, a file name or code; `uncertain` a word Harper does not know whose
+ * suggestion is too far from it to be a typing slip, or a short word a slip cannot be told from an
+ * abbreviation ("desc", "vbs"); `no-suggestion` Harper offers no replacement; `overlap` another
+ * correction already changes these characters.
+ */
+export const PROOFREAD_KEPT_REASONS = [
+  'all-caps',
+  'acronym',
+  'name',
+  'document-term',
+  'dictionary',
+  'other-language',
+  'code',
+  'uncertain',
+  'no-suggestion',
+  'overlap',
+] as const;
+export const proofreadKeptReasonSchema = z.enum(PROOFREAD_KEPT_REASONS);
+export type ProofreadKeptReason = z.infer<typeof proofreadKeptReasonSchema>;
+
 /** One grammar/spelling finding; `offset`/`length` are UTF-16 positions in the document text. */
 export const proofreadIssueSchema = z.object({
   message: z.string(),
@@ -121,14 +150,27 @@ export const proofreadIssueSchema = z.object({
   suggestions: z.array(z.string()),
   /** Harper's lint kind, e.g. "Spelling", "Grammar", "Agreement". */
   rule: z.string(),
+  /** The flagged text as written (what undoing a correction puts back). */
+  original: z.string().optional(),
+  /** The replacement the corrected text applies; absent when the text is kept as written. */
+  correction: z.string().optional(),
+  /** Why the corrected text keeps it as written; absent when corrected. */
+  kept: proofreadKeptReasonSchema.optional(),
 });
 export type ProofreadIssue = z.infer<typeof proofreadIssueSchema>;
 
 export const proofreadResponseSchema = z.object({
-  /** Model-written explanation (or rewrite when `text` asked for one); a plain summary without a model. */
+  /**
+   * Model-written explanation (or rewrite when `text` asked for one); a plain summary without a
+   * model. Streamed, the findings come first (a `partial` event with `response` the plain summary
+   * and `ai` false), before any model call; `done` then brings the model's notes.
+   */
   response: z.string(),
   issues: z.array(proofreadIssueSchema),
-  /** The checked text with the first suggestion of every issue applied. */
+  /**
+   * The checked text with the safe corrections applied: each issue with a `correction`, in order.
+   * Undoing one puts its `original` back at its place (offsets shift by the corrections before).
+   */
   corrected_text: z.string(),
   /** True when only the beginning of a long document was checked. */
   truncated: z.boolean(),
@@ -136,6 +178,23 @@ export const proofreadResponseSchema = z.object({
   ai: z.boolean(),
 });
 export type ProofreadResponse = z.infer<typeof proofreadResponseSchema>;
+
+/**
+ * Form fields of POST /api/bulk-sentiment-analysis besides `file` / `file_id`. Without `column`
+ * the server scores the column with the most words per cell (text, not a category such as
+ * "CONTENT TYPE" holding "Journals"); with it, that column (matched without regard to case).
+ */
+export const sentimentRequestSchema = z.object({
+  column: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string({ error: 'column must be text' })
+      .trim()
+      .max(200, 'column must be at most 200 characters')
+      .optional(),
+  ),
+});
+export type SentimentRequest = z.input<typeof sentimentRequestSchema>;
 
 export const sentimentLabelSchema = z.enum(['positive', 'negative', 'neutral']);
 export type SentimentLabel = z.infer<typeof sentimentLabelSchema>;
@@ -163,6 +222,8 @@ export const sentimentResponseSchema = z.object({
   column: z.string().optional(),
   /** For xlsx: each sheet's own scored column; a sheet's rows are read only in its column. */
   columns: z.array(z.object({ sheet: z.string(), column: z.string() })).optional(),
+  /** For csv and xlsx: the columns the request's `column` may name (headers, or "Column n"). */
+  column_choices: z.array(z.string()).optional(),
 });
 export type SentimentResponse = z.infer<typeof sentimentResponseSchema>;
 

@@ -22,4 +22,12 @@ export const ERROR_MESSAGES = {
   invalidToken: 'Invalid or expired token',
   notFound: 'Not found',
   internal: 'An internal error occurred. Please try again later.',
+  /** 507: a write failed for want of space (a full disk or database, a full object store). */
+  storageFull:
+    'The server has no room left to store this, so nothing was saved. Please try again later.',
+  /** 503: the object store (S3) could not be reached or answered an error. */
+  storageUnavailable: 'File storage is not available right now. Please try again later.',
+  /** 503: the database could not serve for a moment (restarting, connections cut, locked). */
+  databaseUnavailable:
+    'The service is briefly unavailable. Nothing was changed. Please try again in a moment.',
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALLOWED_EXTENSIONS, MAX_FILE_NAME_LENGTH } from './constants';
+import { fileSearchStateSchema } from './knowledge';
 
 /** Schemas of the personal-files endpoints (spec §5, §7, §9). */
 
@@ -12,6 +13,10 @@ export const fileItemSchema = z.object({
   type: fileTypeSchema,
   size: z.number().int(),
   created_at: z.string(),
+  /** Its state in the search index of questions across files (knowledge.ts). */
+  search: fileSearchStateSchema.optional(),
+  /** Why it could not be read, when `search` is `unreadable`. */
+  search_error: z.string().nullable().optional(),
 });
 export type FileItem = z.infer<typeof fileItemSchema>;
 

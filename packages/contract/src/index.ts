@@ -6,6 +6,8 @@ export * from './site';
 export * from './files';
 export * from './chat';
 export * from './documents';
+export * from './knowledge';
+export * from './dictionary';
 export * from './analysis';
 export * from './site-analysis';
 export * from './ai';

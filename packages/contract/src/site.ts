@@ -1,5 +1,21 @@
 import { z } from 'zod';
 
+/**
+ * The web app's screens (spec §2), as paths under the base path. The server answers any other
+ * path under the base with HTTP 404 (and the app, which draws its 404 page); these get 200, and
+ * /account too for a signed-out visitor, whom the app sends on to /login.
+ */
+export const APP_ROUTES = [
+  '/',
+  '/login',
+  '/register',
+  '/reset-password',
+  '/faq',
+  '/about',
+  '/account',
+  '/admin',
+] as const;
+
 export const ALERT_SEVERITIES = ['success', 'info', 'warning', 'error'] as const;
 export const alertSeveritySchema = z.enum(ALERT_SEVERITIES);
 export type AlertSeverity = z.infer<typeof alertSeveritySchema>;

@@ -1,6 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
-import type { Dialect } from './database';
+import type { Dialect } from './dialect';
 import * as initial from './migrations/001-initial';
 import * as accounts from './migrations/002-accounts';
 import * as jobs from './migrations/010-jobs';
@@ -10,6 +10,10 @@ import * as chatReplies from './migrations/013-chat-replies';
 import * as noGrantedRoles from './migrations/014-no-granted-roles';
 import * as englishDialect from './migrations/020-english-dialect';
 import * as conversationStart from './migrations/021-conversation-start';
+import * as jobSessions from './migrations/030-job-sessions';
+import * as personalDictionary from './migrations/035-personal-dictionary';
+import * as searchIndex from './migrations/040-search-index';
+import * as searchBlocks from './migrations/041-search-blocks';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -26,15 +30,27 @@ const migrations: Record<string, DialectMigration> = {
   '014-no-granted-roles': noGrantedRoles,
   '020-english-dialect': englishDialect,
   '021-conversation-start': conversationStart,
+  '030-job-sessions': jobSessions,
+  '035-personal-dictionary': personalDictionary,
+  '040-search-index': searchIndex,
+  '041-search-blocks': searchBlocks,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect) {
+export async function migrateToLatest(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any schema exists
+  db: Kysely<any>,
+  dialect: Dialect,
+  /** Stops after this migration (a migration's test starts from the schema before it). */
+  upTo?: string,
+) {
+  const names = Object.keys(migrations);
+  const last = upTo === undefined ? names.length - 1 : names.indexOf(upTo);
+  if (last < 0) throw new Error(`no migration named ${upTo}`);
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
-      for (const [name, m] of Object.entries(migrations)) {
-        out[name] = { up: (d) => m.up(d, dialect) };
+      for (const name of names.slice(0, last + 1)) {
+        out[name] = { up: (d) => migrations[name]!.up(d, dialect) };
       }
       return out;
     },

@@ -134,6 +134,11 @@ export interface JobsTable {
   user_id: number | null;
   /** Who it counts for (turns, caps): the user id, or `ip:<address>` for an anonymous one. */
   owner: string;
+  /**
+   * The session (refresh-token family) that started it: its logout cancels it. Null for an
+   * anonymous job and for jobs created before migration 030.
+   */
+  session_id: string | null;
   kind: string;
   /** JSON of the job's input (see features/jobs/job-kinds.ts). */
   input: string;
@@ -165,7 +170,7 @@ export interface JobOwnersTable {
   served_at: string | null;
 }
 
-/** A slot of the model server, shared by every process (features/ai/shared-slots.ts). */
+/** A slot of the model server, shared by every process (features/ai/scheduling/shared-slots.ts). */
 export interface AiSlotsTable {
   slot: number;
   holder: string | null;
@@ -199,6 +204,56 @@ export interface JobPartsTable {
   output: string;
 }
 
+/** A word of a user's personal dictionary (proofreading keeps it as written). */
+export interface PersonalWordsTable {
+  user_id: number;
+  /** The word in lower case: one word once, whatever its case. */
+  word_key: string;
+  /** As the user wrote it. */
+  word: string;
+  created_at: string;
+}
+
+/** A file's place in the search index (features/documents/knowledge). */
+export interface SearchFilesTable {
+  file_id: number;
+  user_id: number;
+  /** FILE_SEARCH_STATES of the contract: 'reading' | 'searchable' | 'unreadable'. */
+  state: string;
+  error: string | null;
+  language: ColumnType<string, string | undefined, string>;
+  passages: ColumnType<number, number | undefined, number>;
+  chars: ColumnType<number | string, number | undefined, number>;
+  /** The reader version its text was read with: older ones are indexed again. */
+  reader: ColumnType<number, number | undefined, number>;
+  updated_at: string;
+}
+
+/** One passage of a file in the search index; its terms are in search_fts / `terms`. */
+export interface SearchPassagesTable {
+  file_id: number;
+  ord: number;
+  user_id: number;
+  language: string;
+  ref: string;
+  /** Offsets in the file's extracted text. */
+  char_start: number;
+  char_end: number;
+  /** Its number of terms, for BM25's length normalisation. */
+  length: number;
+  /** Its text: `block_size` bytes at `block_at` of its block's UTF-8 text (search_blocks). */
+  block: number;
+  block_at: number;
+  block_size: number;
+}
+
+/** A run of a file's passage texts, deflated together (raw DEFLATE of their UTF-8). */
+export interface SearchBlocksTable {
+  file_id: number;
+  block: number;
+  packed: Buffer;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -219,6 +274,10 @@ export interface Database {
   job_parts: JobPartsTable;
   invitations: InvitationsTable;
   first_account: FirstAccountTable;
+  personal_words: PersonalWordsTable;
+  search_files: SearchFilesTable;
+  search_passages: SearchPassagesTable;
+  search_blocks: SearchBlocksTable;
 }
 
 export type Timestamp = ColumnType<string, string, string>;

@@ -1,38 +1,49 @@
 import type { FastifyInstance } from 'fastify';
-import { adminRoutes } from './admin/admin.routes';
-import { aiRoutes } from './ai/ai.routes';
-import { alertsRoutes } from './alerts/alerts.routes';
-import { analysisRoutes } from './analysis/analysis.routes';
-import { siteAnalysisRoutes } from './analysis/site/site-analysis.routes';
-import { chatRoutes } from './chat/chat.routes';
-import { documentsRoutes } from './documents/documents.routes';
-import { filesRoutes } from './files/files.routes';
-import { authRoutes } from './auth/auth.routes';
-import { captchaRoutes } from './captcha/captcha.routes';
-import { contactRoutes } from './contact/contact.routes';
-import { crawlersRoutes } from './crawlers/crawlers.routes';
-import { healthRoutes } from './health/health.routes';
-import { jobsRoutes } from './jobs/jobs.routes';
-import { logsRoutes } from './logs/logs.routes';
-import { regionRoutes } from './region/region.routes';
-import { usersRoutes } from './users/users.routes';
+import { accountCleanup } from '../account-cleanup';
+import { adminRoutes } from './admin';
+import { aiRoutes } from './ai';
+import { alertsRoutes } from './alerts';
+import { backupLeftoversRoutes } from './backup';
+import { analysisRoutes, siteAnalysisRoutes } from './analysis';
+import { chatRoutes, LiveReplies } from './chat';
+import { dictionaryRoutes } from './dictionary';
+import { documentsRoutes, knowledgePlugin, knowledgeRoutes } from './documents';
+import { filesRoutes } from './files';
+import { authRoutes } from './auth';
+import { captchaRoutes } from './captcha';
+import { contactRoutes } from './contact';
+import { crawlersRoutes } from './crawlers';
+import { healthRoutes } from './health';
+import { jobsRoutes } from './jobs';
+import { logsRoutes } from './logs';
+import { regionRoutes } from './region';
+import { usersRoutes } from './users';
 
 /** Every feature's routes, one line each. */
 export async function registerFeatures(app: FastifyInstance) {
+  // The chat replies this process generates: deleting an account (the user's own, or from the
+  // Admin page) stops the user's here at once; other processes' stop at their next save.
+  const replies = new LiveReplies();
+  const cleanup = { accountCleanup: accountCleanup(app, replies) };
   await app.register(healthRoutes);
   await app.register(authRoutes);
-  await app.register(usersRoutes);
-  await app.register(adminRoutes);
+  await app.register(usersRoutes, cleanup);
+  await app.register(adminRoutes, cleanup);
   await app.register(alertsRoutes);
   await app.register(logsRoutes);
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(regionRoutes);
   await app.register(crawlersRoutes);
+  // Before the files' routes: an upload is indexed at once (documents/knowledge).
+  await app.register(knowledgePlugin);
   await app.register(filesRoutes);
+  await app.register(knowledgeRoutes);
+  await app.register(backupLeftoversRoutes);
   await app.register(aiRoutes);
   await app.register(jobsRoutes);
-  await app.register(chatRoutes);
+  await app.register(chatRoutes, { replies });
+  await app.register(dictionaryRoutes);
   await app.register(documentsRoutes);
   await app.register(analysisRoutes);
   await app.register(siteAnalysisRoutes);

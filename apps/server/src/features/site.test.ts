@@ -1,10 +1,10 @@
-import { solveChallenge } from 'altcha-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { AUTH_WINDOW_SECONDS, attemptsPastLimit, expectRateLimited } from '../../test/rate-limit';
+import { solveCaptcha } from '../../test/captcha';
 import { startSmtpTestServer } from '../../test/smtp-test-server';
 import { startTestServer, testDialects, type TestServer } from '../../test/test-app';
-import { runAlertCli } from './alerts/alert-cli';
+import { runAlertCli } from './alerts';
 
 /** The Content-Security-Policy header as directive → sources. */
 function cspOf(res: Response): Record<string, string[]> {
@@ -16,21 +16,6 @@ function cspOf(res: Response): Record<string, string[]> {
       .filter((parts) => parts[0])
       .map(([name, ...sources]) => [name!, sources]),
   );
-}
-
-/** Solves the server's ALTCHA challenge the way the browser widget does. */
-async function solveCaptcha(server: TestServer): Promise<string> {
-  const challenge = await (await server.request('/api/captcha/challenge')).json();
-  const solution = await solveChallenge(
-    challenge.challenge,
-    challenge.salt,
-    challenge.algorithm,
-    challenge.maxnumber,
-  ).promise;
-  if (!solution) throw new Error('captcha not solved');
-  const payload = { ...challenge, number: solution.number };
-  delete payload.maxnumber;
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 describe.each(testDialects())('site endpoints over HTTP (%s)', (dialect) => {

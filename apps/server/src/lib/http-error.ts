@@ -1,3 +1,5 @@
+import { ERROR_MESSAGES } from '@inkwell/contract';
+
 /** Errors a service throws to answer with a status; the error handler turns them into `{ error }`. */
 export class HttpError extends Error {
   constructor(
@@ -28,6 +30,9 @@ export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
     retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},
   );
 export const serviceUnavailable = (message: string) => new HttpError(503, message);
+/** 507: nothing was stored for want of space; `detail` (for the log) says where it ran out. */
+export const insufficientStorage = (detail?: string) =>
+  new HttpError(507, ERROR_MESSAGES.storageFull, {}, detail);
 
 /**
  * The answer to a route that does not exist. Admin routes give exactly this to a signed-in

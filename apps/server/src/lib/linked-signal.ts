@@ -4,12 +4,22 @@
  * garbage-collected: a document action's signal, linked once per model call, collected dozens.
  */
 export function linkSignals(...sources: (AbortSignal | undefined)[]) {
+  const { signal, dispose } = linkedController(...sources);
+  return { signal, dispose };
+}
+
+/**
+ * An AbortController that aborts when any of the given signals does, and can be aborted on its
+ * own too (the sibling calls of one action: the first failure stops the others, and the caller's
+ * cancel stops them all). dispose() takes its listeners off the sources.
+ */
+export function linkedController(...sources: (AbortSignal | undefined)[]) {
   const controller = new AbortController();
   const present = sources.filter((s): s is AbortSignal => s !== undefined);
   const already = present.find((s) => s.aborted);
   if (already) {
     controller.abort(already.reason);
-    return { signal: controller.signal, dispose: () => {} };
+    return { controller, signal: controller.signal, dispose: () => {} };
   }
   const listeners = present.map((s) => {
     const onAbort = () => controller.abort(s.reason);
@@ -17,6 +27,7 @@ export function linkSignals(...sources: (AbortSignal | undefined)[]) {
     return () => s.removeEventListener('abort', onAbort);
   });
   return {
+    controller,
     signal: controller.signal,
     dispose: () => listeners.forEach((remove) => remove()),
   };

@@ -1,12 +1,27 @@
 // A worker module for worker-pool.test.ts: answers echoes; `crashAfter` answers, then throws
-// outside any call (as a library's stray timer would), so the worker ends while idle.
+// outside any call (as a library's stray timer would), so the worker ends while idle; `block`
+// holds its thread until the test sets the shared flag (only ending the worker stops it sooner);
+// `spin` keeps its thread busy on the CPU for `ms`.
 import { parentPort } from 'node:worker_threads';
 import { serveCalls } from './worker-pool';
 
-export type FixtureCall = { op: 'echo'; value: string } | { op: 'crashAfter' };
+export type FixtureCall =
+  | { op: 'echo'; value: string }
+  | { op: 'crashAfter' }
+  | { op: 'block'; flag: SharedArrayBuffer }
+  | { op: 'spin'; ms: number };
 
 serveCalls(parentPort!, (call: FixtureCall) => {
   if (call.op === 'echo') return call.value;
+  if (call.op === 'spin') {
+    const end = Date.now() + call.ms;
+    while (Date.now() < end);
+    return 'spun';
+  }
+  if (call.op === 'block') {
+    Atomics.wait(new Int32Array(call.flag), 0, 0);
+    return 'released';
+  }
   setImmediate(() => {
     throw new Error('a stray error after the answer');
   });

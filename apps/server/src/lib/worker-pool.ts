@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker, type Transferable } from 'node:worker_threads';
@@ -37,7 +38,17 @@ export interface WorkerPoolOptions {
    * a worker both want goes to the event loop first, so routing is not kept waiting by CPU work.
    */
   niceness?: number;
+  /**
+   * What a call's time limit counts. 'wall' (the default): time since the hand-over. 'cpu': the
+   * CPU time of the worker's thread (Linux; wall time elsewhere), for niced workers: on a busy
+   * machine they wait for a core, and a wait is not a runaway input. A call that uses no CPU
+   * (stuck on I/O) still ends at CPU_LIMIT_WALL_CAP times its limit.
+   */
+  timeLimitCounts?: 'wall' | 'cpu';
 }
+
+/** With `timeLimitCounts: 'cpu'`, the wall-clock time a call may take, in times its limit. */
+export const CPU_LIMIT_WALL_CAP = 10;
 
 export interface CallOptions {
   /** Calls with the same route always go to the same worker (what it keeps is found again). */
@@ -46,6 +57,13 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Buffers moved to the worker instead of copied (unusable here afterwards). */
   transfer?: readonly Transferable[];
+  /**
+   * Stops the call: a waiting one leaves the queue; a running one's worker is ended (and replaced
+   * on the next call) unless it holds other calls too. The call rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+  /** What the call is, as `threads()` shows it. */
+  label?: string;
 }
 
 interface Call {
@@ -53,14 +71,27 @@ interface Call {
   options: CallOptions;
   resolve(value: unknown): void;
   reject(err: Error): void;
+  /** Where it runs, once handed to a worker. */
+  sent?: { slot: Slot; id: number };
 }
 
 interface Slot {
   worker?: Worker;
+  /** The worker thread's Linux thread id, once it has said it (for its CPU time). */
+  tid?: number;
   pending: Map<number, { call: Call; timer?: NodeJS.Timeout }>;
 }
 
-type Reply = { id: number; result?: unknown; error?: string; status?: number };
+/** A worker thread of the pool that has not ended yet, and the calls it runs. */
+export interface PoolThread {
+  threadId: number;
+  calls: string[];
+}
+
+type Reply =
+  | { id: number; result?: unknown; error?: string; status?: number }
+  /** The first message of a worker on Linux: its thread id. */
+  | { id?: undefined; tid: number };
 
 /**
  * Worker threads for CPU work the event loop must not do (document reading, audits, summary
@@ -73,6 +104,8 @@ type Reply = { id: number; result?: unknown; error?: string; status?: number };
 export class WorkerPool {
   private readonly slots: Slot[];
   private readonly queue: Call[] = [];
+  /** Every worker whose thread has not exited yet (an ended one may take a moment to go). */
+  private readonly live = new Set<Worker>();
   private nextId = 1;
   /** Workers started so far: an ended worker is replaced, never reused. */
   started = 0;
@@ -85,9 +118,35 @@ export class WorkerPool {
   }
 
   call<R>(message: object, options: CallOptions = {}): Promise<R> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ message, options, resolve: resolve as (v: unknown) => void, reject });
+      const onAbort = () => this.abort(call, abortReason(signal!));
+      const settled = () => signal?.removeEventListener('abort', onAbort);
+      const call: Call = {
+        message,
+        options,
+        resolve: (value) => {
+          settled();
+          resolve(value as R);
+        },
+        reject: (err) => {
+          settled();
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(call);
       this.dispatch();
+    });
+  }
+
+  /** The workers that have not ended (their thread is alive), with the labels of their calls. */
+  threads(): PoolThread[] {
+    return [...this.live].map((worker) => {
+      const slot = this.slots.find((s) => s.worker === worker);
+      const calls = slot ? [...slot.pending.values()] : [];
+      return { threadId: worker.threadId, calls: calls.map((c) => c.call.options.label ?? '') };
     });
   }
 
@@ -144,15 +203,31 @@ export class WorkerPool {
     const worker = (slot.worker ??= this.spawn(slot));
     const id = this.nextId++;
     const { timeoutMs, transfer } = call.options;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            slot.pending.delete(id);
-            call.reject(this.error({ kind: 'timed out' }));
-            this.retire(slot, worker);
-          }, timeoutMs);
-    slot.pending.set(id, { call, timer });
+    const entry: { call: Call; timer?: NodeJS.Timeout } = { call };
+    if (timeoutMs !== undefined) {
+      const timedOut = () => {
+        slot.pending.delete(id);
+        call.reject(this.error({ kind: 'timed out' }));
+        this.retire(slot, worker);
+      };
+      if (this.options.timeLimitCounts === 'cpu') {
+        // A thread not yet started has used no CPU for this call: what it uses counts from 0.
+        const cpuAtStart = slot.tid === undefined ? 0 : threadCpuMs(slot.tid);
+        const wallEnd = Date.now() + timeoutMs * CPU_LIMIT_WALL_CAP;
+        const check = () => {
+          const cpuNow = slot.tid === undefined ? undefined : threadCpuMs(slot.tid);
+          const used =
+            cpuNow === undefined || cpuAtStart === undefined ? undefined : cpuNow - cpuAtStart;
+          // Unknown CPU time (no /proc): the limit counts wall time, as by default.
+          if (used === undefined || used >= timeoutMs || Date.now() >= wallEnd) return timedOut();
+          // The CPU time cannot reach the limit sooner than that.
+          entry.timer = setTimeout(check, Math.min(timeoutMs - used, wallEnd - Date.now()));
+        };
+        entry.timer = setTimeout(check, timeoutMs);
+      } else entry.timer = setTimeout(timedOut, timeoutMs);
+    }
+    slot.pending.set(id, entry);
+    call.sent = { slot, id };
     worker.ref(); // a call in flight keeps the process alive; an idle worker does not
     worker.postMessage({ ...call.message, id }, transfer);
   }
@@ -164,9 +239,16 @@ export class WorkerPool {
       ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
     });
     this.started++;
+    this.live.add(worker);
+    worker.once('exit', () => this.live.delete(worker));
     worker.unref();
+    slot.tid = undefined;
     worker.on('message', (reply: Reply) => {
       if (slot.worker !== worker) return;
+      if (reply.id === undefined) {
+        slot.tid = reply.tid;
+        return;
+      }
       const entry = slot.pending.get(reply.id);
       if (!entry) return;
       slot.pending.delete(reply.id);
@@ -184,6 +266,25 @@ export class WorkerPool {
     );
     worker.on('exit', (exitCode) => this.fail(slot, worker, { kind: 'exited', exitCode }));
     return worker;
+  }
+
+  /**
+   * A call stopped by its signal: out of the queue, or, running alone in its worker, with that
+   * worker (its work is stopped for real; the slot starts a new one on the next call).
+   */
+  private abort(call: Call, reason: Error): void {
+    const queued = this.queue.indexOf(call);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const sent = call.sent;
+    const entry = sent?.slot.pending.get(sent.id);
+    if (sent && entry?.call === call) {
+      sent.slot.pending.delete(sent.id);
+      clearTimeout(entry.timer);
+      const worker = sent.slot.worker;
+      if (worker && sent.slot.pending.size === 0) this.retire(sent.slot, worker);
+    } else if (queued < 0) return; // it had ended already
+    call.reject(reason);
+    this.dispatch();
   }
 
   /** Ends a worker whose call timed out: its other calls fail, its slot starts a new one. */
@@ -218,6 +319,27 @@ export class WorkerPool {
   }
 }
 
+/**
+ * The CPU time (user and system) a thread of this process has used, in ms, from its
+ * /proc/self/task/<tid>/stat (fields 14 and 15, in clock ticks of 1/100 s); undefined if unreadable.
+ */
+export function threadCpuMs(tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the name, which is in parentheses and may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reason an aborted signal gives, as an Error. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(String(reason ?? 'aborted'));
+}
+
 function hash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
@@ -235,12 +357,17 @@ export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
     niceness > 0 && process.platform === 'linux'
       ? `try { require('node:os').setPriority(${niceness}); } catch {}\n`
       : '';
+  // The thread's id, for the pool to read its CPU time (timeLimitCounts: 'cpu').
+  const tid =
+    process.platform === 'linux'
+      ? `try { require('node:worker_threads').parentPort.postMessage({ tid: Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) }); } catch {}\n`
+      : '';
   if (!moduleUrl.pathname.endsWith('.ts'))
-    return `${nice}import(${JSON.stringify(moduleUrl.href)});`;
+    return `${nice}${tid}import(${JSON.stringify(moduleUrl.href)});`;
   // tsx's ESM API (its package maps 'tsx/esm/api' to index.mjs for import, index.cjs for require)
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-  return `${nice}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return `${nice}${tid}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
 }
 
 /** The URL of a sibling module, as .ts when running from sources and .js when built. */

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createLanguageModel } from '../features/ai/create-model';
-import { instrumentModel } from '../features/ai/instrumented-model';
-import type { LanguageModel } from '../features/ai/language-model';
-import { ScheduledModel } from '../features/ai/scheduled-model';
-import { SharedSlots } from '../features/ai/shared-slots';
-import { WorkProgress } from '../features/ai/work-progress';
+import {
+  createLanguageModel,
+  instrumentModel,
+  ScheduledModel,
+  SharedSlots,
+  WorkProgress,
+  type LanguageModel,
+} from '../features/ai';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +36,8 @@ async function aiPlugin(app: FastifyInstance) {
         ? new SharedSlots(app.db, created.capacity)
         : undefined,
     preempt: config.AI_PREEMPT,
+    // A model server's slots on one processor; the embedded engine orders its own decodes.
+    yieldToPeople: Boolean(config.AI_BASE_URL) && config.AI_YIELD_TO_PEOPLE,
     loadWaitMs: config.AI_LOAD_WAIT_MS,
     onPreempted: (ms) => {
       metrics.modelPreemptions.inc();
@@ -48,6 +52,8 @@ async function aiPlugin(app: FastifyInstance) {
   const estimates = {
     callMs: () => model.estimator.averageCallMs(),
     capacity: model.scheduler.capacity,
+    estimateMs: (promptTokens: number, maxTokens: number) =>
+      model.estimator.estimateMs(promptTokens, maxTokens),
   };
   app.decorate('newWorkProgress', () => new WorkProgress(estimates));
   app.addHook('onClose', () => app.ai.close());

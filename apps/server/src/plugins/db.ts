@@ -21,6 +21,8 @@ async function dbPlugin(app: FastifyInstance, opts: DbPluginOptions) {
     databaseUrl: app.config.DATABASE_URL,
     dataDir: app.config.dataDir,
     pgSchema: opts.pgSchema,
+    onIdleConnectionError: (err) =>
+      app.log.warn({ err }, 'database: an idle connection failed; a new one is opened when needed'),
   });
   app.decorate('db', handle.db);
   app.decorate('dialect', handle.dialect);

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Jobs } from '../features/jobs/jobs.service';
-import { LocalJobQueue } from '../features/jobs/queue/local-job-queue';
-import { PgBossJobQueue } from '../features/jobs/queue/pg-boss-job-queue';
+import { Jobs, LocalJobQueue, PgBossJobQueue } from '../features/jobs';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +31,7 @@ async function jobsPlugin(app: FastifyInstance, opts: JobsPluginOptions) {
         schema: opts.pgSchema ? `${opts.pgSchema}_queue` : config.JOB_QUEUE_SCHEMA,
         maxRunSeconds: MAX_RUN_SECONDS,
       })
-    : new LocalJobQueue();
+    : new LocalJobQueue((err) => app.log.error({ err }, 'job queue: a run failed unexpectedly'));
   const jobs = new Jobs({
     db: app.db,
     dialect: app.dialect,
@@ -52,7 +50,6 @@ async function jobsPlugin(app: FastifyInstance, opts: JobsPluginOptions) {
   });
   app.decorate('jobs', jobs);
   app.addHook('onReady', () => jobs.start());
-  app.addHook('onClose', () => jobs.close());
 }
 
 export default fp(jobsPlugin, { name: 'jobs', dependencies: ['db', 'storage', 'ai'] });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
-import { createMailer, type Mailer } from '../features/mail/mailer';
+import { createMailer, type Mailer } from '../features/mail';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { HttpError } from '../lib/http-error';
 import { rateLimitedMessage } from '../lib/wait-text';
-import { signInFailures, type SignInFailures } from './sign-in-failures';
+import { signInLimit, type SignInLimit } from './sign-in-limit';
 
 export interface RouteRateLimit {
   max: number;
@@ -19,8 +19,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Route config for login, register, password reset and contact: AUTH_RATE_LIMIT per 15 min. */
     authRateLimit: RouteRateLimit;
-    /** Failed sign-ins per address: AUTH_RATE_LIMIT failures per 15 min (successes count none). */
-    signInFailures: SignInFailures;
+    /**
+     * Sign-in attempts per address: AUTH_RATE_LIMIT per 15 min, counted before the password is
+     * checked and given back when it was right (successes count none).
+     */
+    signInLimit: SignInLimit;
   }
 }
 
@@ -83,6 +86,7 @@ function redisWithLocalFallback(redis: Redis, onError: (err: Error) => void) {
 async function rateLimitPlugin(app: FastifyInstance) {
   let store: FastifyRateLimitStoreCtor | undefined;
   let sharedRedis: Redis | null = null;
+  let onRedisError: ((err: Error) => void) | undefined;
   if (app.config.REDIS_URL) {
     const redis = new Redis(app.config.REDIS_URL, {
       connectTimeout: 2000,
@@ -115,6 +119,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
     });
     store = redisWithLocalFallback(redis, onError);
     sharedRedis = redis;
+    onRedisError = onError;
   }
   await app.register(rateLimit, {
     global: false,
@@ -126,12 +131,13 @@ async function rateLimitPlugin(app: FastifyInstance) {
   const window = { max: app.config.AUTH_RATE_LIMIT, timeWindow: 15 * 60 * 1000 };
   app.decorate('authRateLimit', window);
   app.decorate(
-    'signInFailures',
-    signInFailures(sharedRedis, {
+    'signInLimit',
+    signInLimit(sharedRedis, {
       max: window.max,
       windowMs: window.timeWindow,
       // The same key the route limit used, so existing tooling that clears an address still works.
       prefix: `${REDIS_NAMESPACE}POST/api/login-`,
+      onRedisError: (err) => onRedisError?.(err instanceof Error ? err : new Error(String(err))),
     }),
   );
 }

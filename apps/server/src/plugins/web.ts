@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { APP_ROUTES } from '@inkwell/contract';
 
 export const WEB_DIST = path.resolve(
   fileURLToPath(new URL('.', import.meta.url)),
@@ -14,7 +15,9 @@ export const WEB_DIST = path.resolve(
 /**
  * Serves the built web app under BASE_PATH. The app is built with relative asset URLs; the
  * `<base href>` injected here makes them (and the router) work under any base path, so one build
- * serves every deployment. Unknown paths under the base get the app, which shows its 404 page.
+ * serves every deployment. The app's own screens (contract APP_ROUTES) answer 200; any other path
+ * under the base answers 404 with the app, which shows its 404 page (a crawler, or our own SEO
+ * audit, sees the status a missing page should have).
  * Files are sent as the build compressed them (`file.br`, `file.gz`: apps/web/build/precompress.ts)
  * to browsers that accept it; the page itself is compressed once, here, after the injection.
  */
@@ -58,6 +61,7 @@ async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
     }
     const encoding = acceptedEncoding(request);
     if (encoding) reply.header('content-encoding', encoding);
+    if (!isAppRoute(request.url, base)) reply.code(404);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
@@ -69,6 +73,14 @@ async function webPlugin(app: FastifyInstance, opts: { distDir?: string }) {
       reply.redirect(base),
     );
   }
+}
+
+const APP_PATHS = new Set<string>(APP_ROUTES);
+
+/** Whether a path under the base is one of the app's screens (a trailing slash is the same). */
+function isAppRoute(url: string, base: string): boolean {
+  const path = `/${url.split(/[?#]/)[0]!.slice(base.length)}`.replace(/(.)\/+$/, '$1');
+  return APP_PATHS.has(path);
 }
 
 /** The page as sent: plain, brotli and gzip (it is small: compressed once at start-up). */

@@ -4,8 +4,9 @@ import { access, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isOutOfSpace } from '../lib/out-of-space';
 import { DurableFileWriter } from './durable-file';
-import { StorageNotFoundError, type Storage } from './storage';
+import { StorageFullError, StorageNotFoundError, type Storage } from './storage';
 
 /**
  * Files on the local disk under one root. A write goes to a temp file, which is renamed into place
@@ -30,15 +31,17 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.resolve(key);
-    const tmp = path.join(await this.tmpDirReady(), randomUUID());
+    let tmp: string | undefined;
     try {
+      tmp = path.join(await this.tmpDirReady(), randomUUID());
       const file = new DurableFileWriter(tmp, target);
       await pipeline(body, file);
       return { size: file.bytesWritten };
     } catch (err) {
-      // Either name may hold the partial file, depending on where it failed.
-      await Promise.all([rm(tmp, { force: true }), rm(target, { force: true })]);
-      throw err;
+      // Either name may hold the partial file, depending on where it failed. Removing needs no
+      // room, so a full disk is left as it was found.
+      await Promise.all([tmp && rm(tmp, { force: true }), rm(target, { force: true })]);
+      throw isOutOfSpace(err) ? new StorageFullError(err) : err;
     }
   }
 

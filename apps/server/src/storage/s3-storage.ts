@@ -12,13 +12,34 @@ import {
   UploadPartCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { StorageNotFoundError, type Storage } from './storage';
+import {
+  StorageFullError,
+  StorageNotFoundError,
+  StorageUnavailableError,
+  type Storage,
+} from './storage';
 
 /** S3 needs parts of at least 5 MB (except the last); we buffer one part at a time. */
 export const PART_BYTES = 5 * 1024 * 1024;
 
 /** The subset of S3Client we use, so tests can hand in a fake. */
 export type S3Like = Pick<S3Client, 'send'>;
+
+/** Error codes S3-compatible stores answer when they have no room (MinIO, Ceph, ...). */
+const FULL_CODES = new Set(['XMinioStorageFull', 'InsufficientStorage', 'QuotaExceeded']);
+
+/**
+ * An S3 failure as the product reports it: no room → StorageFullError (507); any other answer
+ * or a store that cannot be reached → StorageUnavailableError (503). Either way the client
+ * hears a plain sentence and the operator's log gets the store's own words.
+ */
+export function storageFailure(err: unknown): Error {
+  if (err instanceof StorageFullError || err instanceof StorageUnavailableError) return err;
+  const { name, $metadata } = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  if ($metadata?.httpStatusCode === 507 || (name !== undefined && FULL_CODES.has(name)))
+    return new StorageFullError(err);
+  return new StorageUnavailableError(err);
+}
 
 /**
  * Objects in an S3-compatible bucket (AWS, MinIO, R2, ...), for deployments with several app
@@ -34,6 +55,7 @@ export class S3Storage implements Storage {
   ) {}
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
+    const Bucket = this.bucket;
     let part: Buffer[] = [];
     let partLen = 0;
     let size = 0;
@@ -41,20 +63,16 @@ export class S3Storage implements Storage {
     const parts: { ETag?: string; PartNumber: number }[] = [];
     const flush = async () => {
       if (!uploadId) {
-        const created = await this.client.send(
-          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }),
+        const created = await this.send((c) =>
+          c.send(new CreateMultipartUploadCommand({ Bucket, Key: key })),
         );
         uploadId = created.UploadId;
       }
       const PartNumber = parts.length + 1;
-      const res = await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: key,
-          UploadId: uploadId,
-          PartNumber,
-          Body: Buffer.concat(part),
-        }),
+      const Body = Buffer.concat(part);
+      const UploadId = uploadId;
+      const res = await this.send((c) =>
+        c.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body })),
       );
       parts.push({ ETag: res.ETag, PartNumber });
       part = [];
@@ -68,30 +86,39 @@ export class S3Storage implements Storage {
         if (partLen >= PART_BYTES) await flush();
       }
       if (!uploadId) {
-        await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(part) }),
-        );
+        const Body = Buffer.concat(part);
+        await this.send((c) => c.send(new PutObjectCommand({ Bucket, Key: key, Body })));
         return { size };
       }
       if (partLen > 0) await flush();
-      await this.client.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: this.bucket,
-          Key: key,
-          UploadId: uploadId,
-          MultipartUpload: { Parts: parts },
-        }),
+      const UploadId = uploadId;
+      await this.send((c) =>
+        c.send(
+          new CompleteMultipartUploadCommand({
+            Bucket,
+            Key: key,
+            UploadId,
+            MultipartUpload: { Parts: parts },
+          }),
+        ),
       );
       return { size };
     } catch (err) {
       if (uploadId) {
         await this.client
-          .send(
-            new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
-          )
+          .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
           .catch(() => {});
       }
       throw err;
+    }
+  }
+
+  /** A request of an upload or a removal: its failures are storage failures (storageFailure). */
+  private async send<T>(request: (client: S3Like) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.client);
+    } catch (err) {
+      throw storageFailure(err);
     }
   }
 
@@ -115,12 +142,12 @@ export class S3Storage implements Storage {
     } catch (err) {
       const name = (err as { name?: string }).name;
       if (name === 'NoSuchKey' || name === 'NotFound') throw new StorageNotFoundError(key);
-      throw err;
+      throw storageFailure(err);
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send((c) => c.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -136,16 +163,18 @@ export class S3Storage implements Storage {
   }
 
   private async deleteBatch(objects: { Key: string }[]) {
-    await this.client.send(
-      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }),
-    );
+    const Delete = { Objects: objects, Quiet: true };
+    await this.send((c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete })));
   }
 
   async *list(prefix: string): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const res = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const ContinuationToken = token;
+      const res = await this.send((c) =>
+        c.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken }),
+        ),
       );
       for (const obj of res.Contents ?? []) if (obj.Key) yield obj.Key;
       token = res.IsTruncated ? res.NextContinuationToken : undefined;

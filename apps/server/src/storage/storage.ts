@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { ERROR_MESSAGES } from '@inkwell/contract';
+import { HttpError } from '../lib/http-error';
 
 /**
  * Where file bytes live. Keys are `users/<userId>/<uuid>`, so everything of one user shares a
@@ -11,7 +13,9 @@ export interface Storage {
    */
   readonly shared: boolean;
   /**
-   * Writes a stream under key and returns the byte count. Readers see the object whole or not at
+   * Writes a stream under key and returns the byte count. Rejects with StorageFullError when the
+   * store has no room (nothing of the object is left behind), StorageUnavailableError when an
+   * object store answers an error, or the body's own error. Readers see the object whole or not at
    * all; once put resolves it survives a power cut. A power cut before that may leave it partial
    * (the local disk renames before its last fsync), so the caller must hold the key as unrecorded
    * until put resolves: the upload's pending row, which the sweeps clear with its object once dead.
@@ -41,5 +45,26 @@ export class StorageNotFoundError extends Error {
     this.name = 'StorageNotFoundError';
   }
 }
+
+/** 507: the store has no room for the object (a full disk or quota, an S3 store's 507). */
+export class StorageFullError extends HttpError {
+  constructor(cause: unknown) {
+    super(507, ERROR_MESSAGES.storageFull, {}, `storage is full: ${describe(cause)}`);
+    this.name = 'StorageFullError';
+    this.cause = cause;
+  }
+}
+
+/** 503: the object store could not be reached or answered an error (its details are logged). */
+export class StorageUnavailableError extends HttpError {
+  constructor(cause: unknown) {
+    super(503, ERROR_MESSAGES.storageUnavailable, {}, `storage failed: ${describe(cause)}`);
+    this.name = 'StorageUnavailableError';
+    this.cause = cause;
+  }
+}
+
+const describe = (err: unknown) =>
+  err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 
 export const userPrefix = (userId: number) => `users/${userId}/`;

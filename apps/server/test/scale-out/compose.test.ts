@@ -39,6 +39,9 @@ const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].i
 
 /** The final stage of the Dockerfile: what the running image holds. */
 const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+/** The words of the final stage's `apt-get install` command, its continuation lines joined. */
+const installedPackages = () =>
+  (finalStage.replace(/\\\n/g, ' ').match(/apt-get install[^\n]*/)?.[0] ?? '').split(/\s+/);
 
 describe('compose.yaml and the Dockerfile', () => {
   it('runs two app servers and a worker from the Dockerfile, started with node, not npm', () => {
@@ -152,9 +155,13 @@ describe('compose.yaml and the Dockerfile', () => {
   });
 
   it("runs audits at full strength in the image: Debian's Chromium and fonts, CHROMIUM_PATH set", () => {
-    const installed = finalStage.match(/apt-get install[^\n]*(?:\\\n[^\n]*)*/)?.[0] ?? '';
     for (const pkg of ['chromium', 'fonts-dejavu-core', 'fonts-noto-cjk'])
-      expect(installed.split(/\s+/), pkg).toContain(pkg);
+      expect(installedPackages(), pkg).toContain(pkg);
     expect(finalStage).toMatch(/^ENV .*CHROMIUM_PATH=\/usr\/bin\/chromium/m);
+  });
+
+  it("reads pdf text natively in the image: Debian's poppler-utils (pdftotext)", () => {
+    expect(installedPackages()).toContain('poppler-utils');
+    expect(finalStage).not.toMatch(/PDF_READER=pdfjs/);
   });
 });

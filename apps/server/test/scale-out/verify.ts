@@ -1,7 +1,5 @@
 import { openDatabase } from '../../src/db/database';
-import { PENDING_PREFIX } from '../../src/features/files/files.repo';
-import { sweepOrphans } from '../../src/features/files/files.sweep';
-import { UPLOAD_LEASE } from '../../src/features/files/upload-lease';
+import { PENDING_PREFIX, sweepOrphans, UPLOAD_LEASE } from '../../src/features/files';
 import { S3Storage } from '../../src/storage/s3-storage';
 import type { Cluster } from './cluster';
 import { sha256, type AcceptedUpload, type LoadResult } from './mixed-load';

@@ -13,6 +13,7 @@ export const AI_MARK = {
   translation: 'TRANSLATED',
   summary: 'SUMMARY OF THE DOCUMENT',
   answer: 'ANSWER FROM THE DOCUMENT',
+  filesAnswer: 'ANSWER FROM YOUR FILES',
   proofread: 'EDITOR NOTES',
   sentiment: 'SENTIMENT OVERVIEW',
   accessibility: 'ACCESSIBILITY ADVICE',
@@ -33,6 +34,9 @@ export function productReply(messages: OpenAIMessage[]): string {
   if (/concise summaries/.test(system)) return `${AI_MARK.summary}: it talks about lighthouses.`;
   if (/answer questions about a document/.test(system)) {
     return `${AI_MARK.answer}: the keeper is named Ada [Page 1].`;
+  }
+  if (/passages given, taken from the user's files/.test(system)) {
+    return `${AI_MARK.filesAnswer}: as the first passage says [1].`;
   }
   if (/helpful editor/.test(system)) return `${AI_MARK.proofread}: fix the spelling of "recieve".`;
   if (/overviews of sentiment/.test(system)) return `${AI_MARK.sentiment}: mostly positive.`;

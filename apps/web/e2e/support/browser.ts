@@ -20,6 +20,25 @@ export async function launchBrowser(): Promise<Browser> {
 
 export const RESULTS_DIR = path.resolve('test-results');
 
+/**
+ * Playwright traces (a screencast and a DOM snapshot at every step), unless E2E_TRACE=0. Without
+ * them the suite runs a fifth faster (screens.e2e.ts 171 s against 214 s), but two keyboard
+ * scenarios then fail every time (the focus after the skip link, a chat sent with Enter): a race
+ * in the page that the trace's pace hides. Off by default once that race is found and fixed.
+ */
+const TRACE = process.env.E2E_TRACE !== '0';
+const TRACE_OPTIONS = { screenshots: true, snapshots: true };
+
+/** Runs `work` untraced (a timing the trace's screenshots would distort), then traces again. */
+export async function untraced<T>(context: BrowserContext, work: () => Promise<T>): Promise<T> {
+  if (TRACE) await context.tracing.stop();
+  try {
+    return await work();
+  } finally {
+    if (TRACE) await context.tracing.start(TRACE_OPTIONS);
+  }
+}
+
 /** A fresh context (own storage) with tracing on, so a failure leaves a trace to inspect. */
 export async function newContext(
   browser: Browser,
@@ -30,7 +49,7 @@ export async function newContext(
   });
   // Fail a stuck step well before the test timeout, so the report says which step it was.
   context.setDefaultTimeout(15_000);
-  await context.tracing.start({ screenshots: true, snapshots: true });
+  if (TRACE) await context.tracing.start(TRACE_OPTIONS);
   return context;
 }
 
@@ -52,5 +71,9 @@ export async function saveFailure(
       .screenshot({ path: path.join(RESULTS_DIR, `${safe}.png`), fullPage: true })
       .catch(() => {});
   }
-  await context.tracing.stop({ path: path.join(RESULTS_DIR, `${safe}.trace.zip`) }).catch(() => {});
+  if (TRACE) {
+    await context.tracing
+      .stop({ path: path.join(RESULTS_DIR, `${safe}.trace.zip`) })
+      .catch(() => {});
+  }
 }

@@ -5,7 +5,7 @@ import {
   makePdf,
   makePptx,
   makeXlsx,
-} from '../../../server/src/features/documents/reader/test-fixtures';
+} from '../../../server/src/features/files/reader/test-fixtures';
 import type { ProductServer } from './product-server';
 import { visible } from './ui';
 

@@ -38,6 +38,9 @@ export async function startProductServer(env: Record<string, string> = {}): Prom
       LOG_LEVEL: 'warn',
       MODEL_DOWNLOAD: 'off',
       AUTH_RATE_LIMIT: '1000',
+      // Password hashes at test cost: the production cost is checked by the server's tests.
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+      PASSWORD_HASH_PASSES: '1',
       FETCH_ALLOW_HOSTS: '127.0.0.1',
       ...env,
     },

@@ -20,7 +20,7 @@ function setup(handler: MockHandler = () => undefined) {
     if (req.path === 'alerts/latest') return json(200, { message: '', isVisible: false });
     if (req.path === 'chat/history')
       return json(200, { messages: [], current: 0, max: 20, started_at: null });
-    if (req.path === 'jobs') return json(200, { jobs: [] });
+    if (req.path === 'jobs') return json(200, { jobs: [], next_cursor: null });
     if (req.path === 'my_files') return json(200, { files: [], used_bytes: 0, quota_bytes: 1 });
     return undefined;
   });
@@ -79,7 +79,8 @@ describe('URL analysis', () => {
     expect(screen.getByText('Moderate (1)')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'image-alt' })).toHaveAttribute('href', 'https://x/1');
     const [, init] = callsTo(fetchMock, 'accessibility-analysis')[0]!;
-    expect(new Headers(init!.headers).get('Authorization')).toBeNull();
+    // Signed in: the analysis goes with the token, so it is theirs after a reload (issue 39).
+    expect(new Headers(init!.headers).get('Authorization')).toMatch(/^Bearer /);
     expect(String(init!.body)).toBe('url=https%3A%2F%2Fexample.com%2F');
     // Back to the text area after choosing.
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument();
@@ -171,7 +172,7 @@ describe('whole-site analysis', () => {
     ).toBeInTheDocument();
     expect(await screen.findByText('template', { selector: 'strong' })).toBeInTheDocument();
     expect(
-      screen.getByText('Site analysis completed for https://site.test/: 2 page(s).'),
+      screen.getByText('Site analysis completed for https://site.test/: 2 page(s) audited.'),
     ).toBeInTheDocument();
     const scores = within(screen.getByRole('list', { name: 'Scores per page' }));
     expect(
@@ -203,7 +204,7 @@ describe('chat upload and question mode', () => {
     void user;
   });
 
-  it('Ask Questions: question mode, the next text goes to askQuestions with the file, then ends', async () => {
+  it('Ask Questions: question mode, each text goes to askQuestions with the file until its chip is closed', async () => {
     const { user, fetchMock } = setup((req) => {
       if (req.path === 'askQuestions') return json(200, { response: 'It is about cats.' });
       if (req.path === 'chat') return json(200, { response: 'Normal chat', current: 1, max: 20 });
@@ -224,9 +225,18 @@ describe('chat upload and question mode', () => {
     const body = callsTo(fetchMock, 'askQuestions')[0]![1]!.body as FormData;
     expect(body.get('text')).toBe('What is it about?');
     expect((body.get('file') as File).name).toBe('cats.txt');
+    // The mode stays, shown by its chip, for the next question too.
+    const close = screen.getByRole('button', { name: 'Stop asking about cats.txt' });
+    expect(close.closest('[role="status"]')).toHaveTextContent('Questions about cats.txt');
+    await user.type(box, 'And who wrote it?{Enter}');
+    await waitFor(() => expect(callsTo(fetchMock, 'askQuestions')).toHaveLength(2));
+    expect(await screen.findAllByText('It is about cats.')).toHaveLength(2);
+    await user.click(close);
+    expect(screen.queryByRole('button', { name: 'Stop asking about cats.txt' })).toBeNull();
+    expect(box).toHaveAttribute('placeholder', 'Ask anything');
     await user.type(box, 'And now?{Enter}');
     expect(await screen.findByText('Normal chat')).toBeInTheDocument();
-    expect(callsTo(fetchMock, 'askQuestions')).toHaveLength(1);
+    expect(callsTo(fetchMock, 'askQuestions')).toHaveLength(2);
   });
 
   it("with no model, the picked file's actions that need one are disabled with the reason", async () => {

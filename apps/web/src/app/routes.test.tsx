@@ -9,6 +9,7 @@ import {
   signIn,
   type MockHandler,
 } from '../test/utils';
+import { APP_ROUTES } from '@inkwell/contract';
 import { AppRoutes } from './routes';
 
 vi.mock('../features/contact/components/Captcha', () => ({ Captcha: () => <span>captcha</span> }));
@@ -34,6 +35,18 @@ describe('routes', () => {
       await screen.findByRole('heading', { name: '404 - Page Not Found' }),
     ).toBeInTheDocument();
     expect(screen.getByText('The page you are looking for does not exist.')).toBeInTheDocument();
+  });
+
+  it('draws a screen, not the 404 page, at each path the server answers 200 for', async () => {
+    // The server's list of the app's screens (contract APP_ROUTES) is the router's: a path it
+    // serves with 200 is never the app's 404 page (bar /admin, which only operators may see).
+    signIn('Ada');
+    for (const route of APP_ROUTES.filter((r) => r !== '/admin')) {
+      setup(route);
+      await waitFor(() => expect(location()).toHaveTextContent(route));
+      expect(screen.queryByRole('heading', { name: '404 - Page Not Found' }), route).toBeNull();
+      cleanup();
+    }
   });
 
   it('shows the 404 page at /admin to anyone but an operator', async () => {

@@ -63,6 +63,11 @@ const DownloadResponseButton = lazy(() =>
 const UrlForm = lazy(() =>
   import('../features/analysis/components/UrlForm').then((m) => ({ default: m.UrlForm })),
 );
+const PassagePreviewHost = lazy(() =>
+  import('../features/files/components/PassagePreviewHost').then((m) => ({
+    default: m.PassagePreviewHost,
+  })),
+);
 const MyFilesPanel = lazy(() =>
   import('../features/files/components/MyFilesPanel').then((m) => ({ default: m.MyFilesPanel })),
 );
@@ -75,6 +80,8 @@ async function replayJob(job: Job) {
   switch (job.kind) {
     case 'ask':
       return (await import('../features/chat/question-job')).replayQuestionJob(job);
+    case 'ask_files':
+      return (await import('../features/chat/files-question-job')).replayFilesQuestionJob(job);
     case 'accessibility':
     case 'seo':
       return (await import('../features/analysis/run-url-analysis')).replayAnalysisJob(job);
@@ -91,7 +98,7 @@ async function replayJob(job: Job) {
  * actions to the documents feature, which posts its messages into the conversation.
  */
 export function AppRoutes() {
-  const { newTopicSignal } = useUiState();
+  const { newTopicSignal, openFileDrawer } = useUiState();
   const { isAuthenticated, endedReason } = useSession();
   // Actions that need the model are disabled, with the reason, while none is available.
   const { data: modelStatus } = useAiStatus(isAuthenticated);
@@ -141,6 +148,7 @@ export function AppRoutes() {
           <UrlForm {...p} />
         </Suspense>
       )}
+      onPickFiles={openFileDrawer}
     />
   );
 
@@ -188,6 +196,11 @@ export function AppRoutes() {
         </Route>
       </Routes>
       {dialogs}
+      {isAuthenticated && (
+        <Suspense fallback={null}>
+          <PassagePreviewHost />
+        </Suspense>
+      )}
     </>
   );
 }

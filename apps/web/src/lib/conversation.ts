@@ -27,7 +27,13 @@ export interface ConversationMessage {
   /** An ai reply cut short (Stop, a failure): what had arrived stays, as the server keeps it. */
   stopped?: boolean;
   /** Long work under way (a document action, a page analysis): its progress and its Cancel. */
-  work?: { progress: ProgressEvent | null; cancel: () => void; label?: string };
+  work?: {
+    progress: ProgressEvent | null;
+    cancel: () => void;
+    label?: string;
+    /** Its Cancel takes the focus when shown (work the person just started from a menu). */
+    focus?: boolean;
+  };
 }
 
 /** askQuestions question mode: the next sent text is a question about this document. */
@@ -189,6 +195,11 @@ export interface WorkStepOptions {
   messageId?: string;
   /** The outcome's first message replaces the step (a question's 'Loading...' becomes its answer). */
   replacedByOutcome?: boolean;
+  /**
+   * Its Cancel takes the focus: started from a menu or dialog that closed (the file drawer),
+   * the person lands on the work, not back where the menu was opened (issue 39).
+   */
+  focus?: boolean;
 }
 
 /**
@@ -207,7 +218,7 @@ export function startWorkStep(text: string, options: WorkStepOptions = {}): Work
   runningWork.add(work);
   const running = {
     isLoading: true,
-    work: { progress: null, cancel: work.cancel, label: options.label },
+    work: { progress: null, cancel: work.cancel, label: options.label, focus: options.focus },
   };
   const id = options.messageId ?? `m${++nextId}`;
   if (options.messageId && state.messages.some((m) => m.id === id))

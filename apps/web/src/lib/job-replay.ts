@@ -25,6 +25,8 @@ export interface JobShape<R, T> {
   before?: NewMessage[];
   /** The job's result as the endpoint answers it… */
   schema: Parser<R>;
+  /** The job's partial result while it runs, for its step (a question's answer so far). */
+  onPartial?: (stepId: string) => (partial: unknown) => void;
   /** …and as the feature's outcome messages take it. */
   toOutcome(result: R): T;
   messages: WorkOutcomeMessages<T>;
@@ -51,9 +53,12 @@ export function replayJob<R, T>(job: Job, shape: JobShape<R, T>): JobReplay {
           messageId: stepId,
         });
         if (job.progress) running.onProgress(job.progress);
+        const onPartial = shape.onPartial?.(stepId);
+        if (job.progress?.partial !== undefined) onPartial?.(job.progress.partial);
         return settleWork(
           running,
-          async () => shape.toOutcome(await followJob(job.id, shape.schema, running)),
+          async () =>
+            shape.toOutcome(await followJob(job.id, shape.schema, { ...running, onPartial })),
           shape.messages,
         );
       },

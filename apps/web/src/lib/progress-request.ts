@@ -19,6 +19,8 @@ import { readEvents } from './sse';
 /** What a caller of long work passes: where progress goes, the job's id, a signal to stop following. */
 export interface ProgressOptions {
   onProgress: (progress: ProgressEvent) => void;
+  /** The work's first results, before it ends (proofread's findings, before the model's notes). */
+  onPartial?: (partial: unknown) => void;
   /** The server runs the work as a job: its id, to cancel it or follow it again after a reload. */
   onJob?: (id: string) => void;
   signal?: AbortSignal;
@@ -64,7 +66,7 @@ async function readProgress<T>(
   response: Response,
   what: string,
   schema: Parser<T>,
-  { onProgress, onJob, signal }: ProgressOptions,
+  { onProgress, onPartial, onJob, signal }: ProgressOptions,
 ): Promise<T> {
   const jobId = response.headers.get('X-Job-Id');
   if (jobId) onJob?.(jobId);
@@ -83,6 +85,9 @@ async function readProgress<T>(
           return undefined;
         case PROGRESS_STREAM_EVENTS.progress:
           onProgress(progressEventSchema.parse(payload));
+          return undefined;
+        case PROGRESS_STREAM_EVENTS.partial:
+          onPartial?.(payload);
           return undefined;
         case PROGRESS_STREAM_EVENTS.done:
           return { value: schema.parse(payload) };

@@ -45,7 +45,7 @@ export async function settleWork<T>(
 function post(step: WorkStep, messages: NewMessage[]) {
   const [first, ...rest] = messages;
   if (step.replacedByOutcome && first) {
-    conversation.update(step.id, { ...first, isLoading: false, work: undefined });
+    conversation.update(step.id, { ...first, isLoading: false, streaming: false, work: undefined });
   } else if (first) {
     conversation.add(first);
   }

@@ -2,6 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { conversation } from '../lib/conversation';
+import { filesQuestion } from '../lib/files-question';
+import { passagePreview } from '../lib/passage-preview';
 import { session } from '../lib/session';
 
 // Lazy routes compile on first use under Vitest; give them time.
@@ -11,6 +13,8 @@ afterEach(() => {
   cleanup();
   conversation.reset();
   conversation.setUsage(null);
+  filesQuestion.reset();
+  passagePreview.close();
   localStorage.clear();
   session.refresh();
   document.cookie.split(';').forEach((c) => {

@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { Job } from '@inkwell/contract';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { VirtuosoMockContext } from 'react-virtuoso';
@@ -10,6 +11,8 @@ import { session } from '../lib/session';
 export interface MockRequest {
   /** Path after /api/, e.g. "user" or "token/refresh". */
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   method: string;
   headers: Headers;
   body: unknown;
@@ -42,7 +45,13 @@ export function mockFetch(handler: MockHandler) {
         body = raw;
       }
     }
-    const req = { path, method: init.method ?? 'GET', headers: new Headers(init.headers), body };
+    const req = {
+      path,
+      query: url.searchParams,
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body,
+    };
     const res = await handler(req);
     if (res) return res;
     if (path === 'logs') return new Response(null, { status: 204 });
@@ -50,6 +59,26 @@ export function mockFetch(handler: MockHandler) {
   });
   vi.stubGlobal('fetch', fn);
   return fn;
+}
+
+/**
+ * GET /api/jobs and GET /api/jobs/:id as the server answers them: `jobs` (newest first) in pages
+ * of `pageSize` without results, the cursor being where the next page starts; a job alone with
+ * its result. Undefined for other requests.
+ */
+export function jobsApi(req: MockRequest, jobs: Job[], pageSize = 50): Response | undefined {
+  if (req.method !== 'GET') return undefined;
+  if (req.path === 'jobs') {
+    const start = Number(req.query.get('cursor') ?? 0);
+    const end = start + pageSize;
+    return json(200, {
+      jobs: jobs.slice(start, end).map(({ result: _result, ...summary }) => summary),
+      next_cursor: end < jobs.length ? String(end) : null,
+    });
+  }
+  const one = /^jobs\/([^/]+)$/.exec(req.path);
+  const job = one && jobs.find((j) => j.id === one[1]);
+  return job ? json(200, job) : undefined;
 }
 
 /** Calls made to one API path. */

@@ -1,6 +1,6 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { Dialect } from '../database';
+import type { Dialect } from '../dialect';
 
 /** The initial schema. Works unchanged on SQLite and PostgreSQL. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { Dialect } from '../database';
+import type { Dialect } from '../dialect';
 
 /**
  * Accounts on an instance open to the internet: the operator role, disabled accounts, when a user

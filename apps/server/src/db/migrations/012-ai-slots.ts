@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * The model server's slots, shared by every app server and worker on one PostgreSQL database
- * (features/ai/shared-slots.ts): a row per slot, held by one call at a time under a lease that
+ * (features/ai/scheduling/shared-slots.ts): a row per slot, held by one call at a time under a lease that
  * its process renews; a process that dies lets its leases expire within seconds.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  adminContactMessagesResponseSchema,
   adminModelRetryResponseSchema,
   adminOverviewResponseSchema,
   adminUserIdParamsSchema,
@@ -15,6 +16,7 @@ import {
   successResponseSchema,
 } from '@inkwell/contract';
 import { requireUser } from '../../plugins/auth';
+import { contactMessages } from '../contact';
 import { adminDeps } from './admin-deps';
 import * as admin from './admin.service';
 import { adminModelStatus } from './model-status';
@@ -30,9 +32,15 @@ const errors = {
  * does not exist (`requireOperator`); without a valid token, the 401 every protected route
  * answers, so the web app's refresh-and-retry keeps an operator's page working.
  */
-export async function adminRoutes(fastify: FastifyInstance) {
+export async function adminRoutes(
+  fastify: FastifyInstance,
+  opts: Pick<admin.AdminDeps, 'accountCleanup'>,
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = adminDeps(app.config, { db: app.db, storage: app.storage, mailer: app.mailer });
+  const deps: admin.AdminDeps = {
+    ...adminDeps(app.config, { db: app.db, storage: app.storage, mailer: app.mailer }),
+    accountCleanup: opts.accountCleanup,
+  };
   const operatorOnly = { onRequest: [app.authenticate, app.requireOperator] };
   const meta = { tags: ['admin'], security: [{ bearer: [] }] };
   const actor = (request: Parameters<typeof requireUser>[0]) => ({
@@ -62,6 +70,19 @@ export async function adminRoutes(fastify: FastifyInstance) {
       await nextTurn();
       return { retried, model: adminModelStatus(app.ai) };
     },
+  );
+
+  /** The contact form's messages: without CONTACT_TO, this is where an operator reads them. */
+  app.get(
+    '/api/admin/contact-messages',
+    {
+      ...operatorOnly,
+      schema: { ...meta, response: { 200: adminContactMessagesResponseSchema, ...errors } },
+    },
+    async () => ({
+      messages: await contactMessages(app.db),
+      mailed_to: app.config.CONTACT_TO ?? null,
+    }),
   );
 
   app.get(

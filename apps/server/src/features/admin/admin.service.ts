@@ -1,23 +1,24 @@
-import type {
-  AdminModelStatus,
-  AdminOverviewResponse,
-  AdminUser,
-  InviteResponse,
-  LatestAlertResponse,
-  SetAlertRequest,
+import {
+  type AdminModelStatus,
+  type AdminOverviewResponse,
+  type AdminUser,
+  type InviteResponse,
+  type LatestAlertResponse,
+  type SetAlertRequest,
+  alertSeveritySchema,
 } from '@inkwell/contract';
-import { alertSeveritySchema } from '@inkwell/contract';
 import type { Db } from '../../db/database';
+import type { AccountCleanup } from '../../lib/account-cleanup';
 import { badRequest, notFound } from '../../lib/http-error';
 import { effectiveRole } from '../../lib/roles';
 import { nowIso, utcDay } from '../../lib/time';
 import type { Storage } from '../../storage/storage';
-import { clearAlert, latestAlert, setAlert } from '../alerts/alerts.service';
-import type { RegistrationPolicy } from '../auth/registration-policy';
-import { endAllSessions } from '../auth/auth.service';
-import { createInvitation } from '../invitations/invitations.service';
-import type { Mailer } from '../mail/mailer';
-import { deleteAccount } from '../users/users.service';
+import { clearAlert, latestAlert, setAlert } from '../alerts';
+import { type RegistrationPolicy, endAllSessions } from '../auth';
+import { createInvitation } from '../invitations';
+import { knowledgeRepo } from '../documents';
+import type { Mailer } from '../mail';
+import { deleteAccount } from '../users';
 import { adminRepo } from './admin.repo';
 
 /** What operators do, from the Admin page (admin.routes.ts) and from `npm run users`. */
@@ -30,6 +31,8 @@ export interface AdminDeps {
   /** Absolute address of the sign-up page, for invitation links. */
   registerUrl: string;
   promptLimit: number;
+  /** What the other features remove with an account (src/account-cleanup.ts). */
+  accountCleanup: readonly AccountCleanup[];
 }
 
 /** The operator acting: their own account is off limits to disable and delete (no lock-out). */
@@ -131,6 +134,7 @@ export async function overview(
     model,
     alert: await latestAlert(deps.db),
     prompt_limit: deps.promptLimit,
+    search_index: await knowledgeRepo.progress(deps.db),
   };
 }
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_UNAVAILABLE_MESSAGE, type AdminUser } from '@inkwell/contract';
+import {
+  MODEL_UNAVAILABLE_MESSAGE,
+  type AdminOverviewResponse,
+  type AdminUser,
+} from '@inkwell/contract';
 import { utcDay } from '../../lib/time';
+import { solveCaptcha } from '../../../test/captcha';
 import { mailedInvitation, readOutbox } from '../../../test/outbox';
 import {
   registerUser,
@@ -8,8 +13,8 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import { ACCOUNT_DISABLED } from '../auth/auth.service';
-import { uploadOk } from '../files/test-helpers';
+import { ACCOUNT_DISABLED } from '../auth';
+import { uploadOk } from '../files/testing';
 
 const OPERATOR = 'ops@example.com';
 
@@ -233,7 +238,13 @@ describe.each(testDialects())('the Admin API (%s)', (dialect) => {
   it('gives an overview: who may sign up, the model, the banner and the prompt limit', async () => {
     const res = await asOps('/api/admin/overview');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    const body = (await res.json()) as AdminOverviewResponse;
+    // The search index's progress: every stored file is in one of its states.
+    const files = await server.app.db.selectFrom('files').select('id').execute();
+    const index = body.search_index!;
+    expect(index.files).toBe(files.length);
+    expect(index.searchable + index.unreadable + index.reading).toBe(index.files);
+    expect(body).toEqual({
       registration: { mode: 'domain', domains: ['example.com'] },
       // No model in this test: the operator reads why (the setting to fix), users what to do.
       model: {
@@ -249,7 +260,50 @@ describe.each(testDialects())('the Admin API (%s)', (dialect) => {
       },
       alert: { message: '', severity: 'info', isVisible: false },
       prompt_limit: 7,
+      search_index: index,
     });
+  });
+
+  it('lists the contact messages for operators, newest first, when CONTACT_TO is unset', async () => {
+    for (const [name, message] of [
+      ['Grace', 'The export button does nothing.'],
+      ['Alan', 'Can I have an account?'],
+    ] as const) {
+      const res = await server.request('/api/contact', {
+        method: 'POST',
+        json: {
+          name,
+          email: `${name.toLowerCase()}@mail.test`,
+          message,
+          recaptchaToken: await solveCaptcha(server),
+        },
+      });
+      expect(res.status).toBe(200);
+    }
+    const res = await asOps('/api/admin/contact-messages');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      messages: { name: string; email: string; message: string; created_at: string; id: number }[];
+      mailed_to: string | null;
+    };
+    expect(body.mailed_to).toBeNull();
+    expect(body.messages.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        name: 'Alan',
+        email: 'alan@mail.test',
+        message: 'Can I have an account?',
+      }),
+      expect.objectContaining({
+        name: 'Grace',
+        email: 'grace@mail.test',
+        message: 'The export button does nothing.',
+      }),
+    ]);
+    expect(typeof body.messages[0]!.id).toBe('number');
+    const user = await registerUser(server);
+    expect(
+      (await server.request('/api/admin/contact-messages', { token: user.token })).status,
+    ).toBe(404);
   });
 
   it('answers everyone else signed in exactly as an address that does not exist', async () => {

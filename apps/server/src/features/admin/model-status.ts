@@ -1,6 +1,5 @@
 import type { AdminModelStatus } from '@inkwell/contract';
-import { toAiStatus } from '../ai/ai-status';
-import type { LanguageModel } from '../ai/language-model';
+import { toAiStatus, type LanguageModel } from '../ai';
 
 /**
  * The model as the Admin page shows it: GET /api/ai/status's view, whether it serves now, and

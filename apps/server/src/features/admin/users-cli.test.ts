@@ -10,8 +10,10 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import { uploadOk } from '../files/test-helpers';
-import { runUsersCli, USERS_USAGE } from './users-cli';
+import { recordServerPort } from '../../lib/server-port';
+import { ALERT_USAGE, alertCli } from '../alerts';
+import { uploadOk } from '../files/testing';
+import { runUsersCli, usersCli, USERS_USAGE } from './users-cli';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../..');
 
@@ -125,6 +127,48 @@ describe.each(testDialects())('npm run users (%s)', (dialect) => {
       'disable: a valid email address is required',
     );
   });
+
+  it('links to the port the server listens on when PUBLIC_URL is unset, unless given PORT', async () => {
+    recordServerPort(server.dataDir, 8091);
+    const { PUBLIC_URL: _, ...local } = env;
+    const recorded = await runUsersCli(['invite', 'port@example.com'], local);
+    expect(recorded).toMatch(/\nhttp:\/\/localhost:8091\/assistant\/register\?invite=/);
+    const given = await runUsersCli(['invite', 'port2@example.com'], { ...local, PORT: '9000' });
+    expect(given).toMatch(/\nhttp:\/\/localhost:9000\/assistant\/register\?invite=/);
+    // PUBLIC_URL, when set, is the address people use (behind a proxy): it wins.
+    expect(await users('invite', 'port3@example.com')).toMatch(
+      /\nhttps:\/\/inkwell\.example\.com\//,
+    );
+  });
+});
+
+describe('the operator commands answer help and misuse', () => {
+  const env = { DATA_DIR: '/nonexistent/never-opened' };
+
+  it('print their usage with exit 0 for --help, -h, help and nothing at all', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], [], ['invite', '--help']]) {
+      expect(await usersCli(argv, env), argv.join(' ')).toEqual({ text: USERS_USAGE, code: 0 });
+      expect(await alertCli(argv, env), argv.join(' ')).toEqual({ text: ALERT_USAGE, code: 0 });
+    }
+  });
+
+  it('print what is wrong and the usage with exit 2 on misuse', async () => {
+    const cases: [typeof usersCli, string[], RegExp, string][] = [
+      [usersCli, ['crown', 'a@example.com'], /^Usage/, USERS_USAGE],
+      [usersCli, ['list', '--bogus'], /Unknown option '--bogus'/, USERS_USAGE],
+      [usersCli, ['disable', 'nope'], /^disable: a valid email address is required/, USERS_USAGE],
+      [alertCli, ['--severity', 'warning'], /^--message is required/, ALERT_USAGE],
+      [alertCli, ['--message', 'x', '--severity', 'loud'], /^--severity must be one/, ALERT_USAGE],
+      [alertCli, ['--loud'], /Unknown option '--loud'/, ALERT_USAGE],
+      [alertCli, ['clear'], /^Unexpected argument 'clear'/, ALERT_USAGE],
+    ];
+    for (const [cli, argv, problem, usage] of cases) {
+      const outcome = await cli(argv, env);
+      expect(outcome.code, argv.join(' ')).toBe(2);
+      expect(outcome.text).toMatch(problem);
+      expect(outcome.text.endsWith(usage)).toBe(true);
+    }
+  });
 });
 
 // The script's wiring, once (npm itself takes seconds to start); the commands run on both dialects.
@@ -153,5 +197,35 @@ describe('npm run users from the repository root', () => {
     expect(stdout).toMatch(
       new RegExp(`^\\d+ +${user.email.replace(/\./g, '\\.')} +Ada Lovelace +operator `, 'm'),
     );
+  });
+
+  it('passes --help through npm: usage, exit 0 and no npm error; misuse exits 2', async () => {
+    const npm = (...argv: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          'npm',
+          ['run', ...argv],
+          {
+            cwd: repoRoot,
+            env: {
+              PATH: process.env.PATH ?? '',
+              HOME: process.env.HOME ?? '',
+              DATA_DIR: server.dataDir,
+            },
+          },
+          (err, stdout, stderr) =>
+            resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+        );
+      });
+    const help = await npm('users', '--', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(USERS_USAGE);
+    expect(help.stderr).not.toMatch(/npm error/);
+    const alertHelp = await npm('alert', '--', '--help');
+    expect(alertHelp.code).toBe(0);
+    expect(alertHelp.stdout).toContain(ALERT_USAGE);
+    const misuse = await npm('users', '--', 'crown');
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toContain(USERS_USAGE);
   });
 });

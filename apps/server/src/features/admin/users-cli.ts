@@ -1,17 +1,26 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { destination, pino } from 'pino';
 import { emailSchema } from '@inkwell/contract';
+import { accountCleanup } from '../../account-cleanup';
 import { loadSettings } from '../../config';
 import { readEnvironment } from '../../environment';
 import { openDatabase } from '../../db/database';
+import {
+  finishCli,
+  parseCliArgs,
+  runOperatorCli,
+  UsageError,
+  type CliOutcome,
+} from '../../lib/operator-cli';
+import { withServerPort } from '../../lib/server-port';
 import { createStorage } from '../../plugins/storage';
-import { createMailer } from '../mail/mailer';
+import { createMailer } from '../mail';
 import { adminDeps } from './admin-deps';
 import * as admin from './admin.service';
 import { usersTable } from './users-table';
 
 export const USERS_USAGE = `Usage: npm run users -- <command>
+  help                    this text (also --help)
   list                    every account: role, status, created, last seen, files, storage, prompts today
   disable <email>         disables the account; its sessions end at once, on every server
   enable <email>          lets a disabled account sign in again
@@ -25,41 +34,45 @@ export const USERS_USAGE = `Usage: npm run users -- <command>
  * same settings): the Admin page's account actions, through the same service.
  */
 export async function runUsersCli(argv: string[], env = readEnvironment()): Promise<string> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { mail: { type: 'boolean', default: false } },
-  });
+  const { positionals, values } = parseCliArgs(
+    { args: argv, allowPositionals: true, options: { mail: { type: 'boolean', default: false } } },
+    USERS_USAGE,
+  );
   const [command, target, ...extra] = positionals;
   const needsEmail = ['disable', 'enable', 'delete', 'invite', 'promote', 'demote'].includes(
     command ?? '',
   );
   const known = command === 'list' ? target === undefined : needsEmail;
   if (!known || extra.length > 0) {
-    throw new Error(USERS_USAGE);
+    throw new UsageError(USERS_USAGE);
   }
   let email = '';
   if (needsEmail) {
     const parsed = emailSchema.safeParse(target ?? '');
     if (!parsed.success)
-      throw new Error(`${command}: a valid email address is required\n${USERS_USAGE}`);
+      throw new UsageError(`${command}: a valid email address is required\n${USERS_USAGE}`);
     email = parsed.data;
   }
 
   // The CLI signs no tokens: it needs the settings, not the signing key (which PostgreSQL requires).
-  const config = loadSettings(env);
+  const config = withServerPort(loadSettings(env), env);
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
-    const deps = adminDeps(config, {
-      db: handle.db,
-      storage: createStorage(config),
-      mailer: createMailer({
-        smtpUrl: config.SMTP_URL,
-        from: config.MAIL_FROM,
-        outboxDir: path.join(config.dataDir, 'outbox'),
-        log: pino({ level: 'warn' }, destination(2)),
+    const storage = createStorage(config);
+    const deps = {
+      ...adminDeps(config, {
+        db: handle.db,
+        storage,
+        mailer: createMailer({
+          smtpUrl: config.SMTP_URL,
+          from: config.MAIL_FROM,
+          outboxDir: path.join(config.dataDir, 'outbox'),
+          log: pino({ level: 'warn' }, destination(2)),
+        }),
       }),
-    });
+      // No chat replies run in the CLI's process: other processes' stop at their next save.
+      accountCleanup: accountCleanup({ db: handle.db, storage }),
+    };
     const cli = { cli: true } as const;
     switch (command) {
       case 'list':
@@ -96,12 +109,11 @@ export async function runUsersCli(argv: string[], env = readEnvironment()): Prom
   }
 }
 
+/** The command as the operator runs it: usage on --help/help (exit 0) and on misuse (exit 2). */
+export function usersCli(argv: string[], env = readEnvironment()): Promise<CliOutcome> {
+  return runOperatorCli(argv, USERS_USAGE, () => runUsersCli(argv, env));
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  runUsersCli(process.argv.slice(2)).then(
-    (msg) => console.log(msg),
-    (err: Error) => {
-      console.error(err.message);
-      process.exit(1);
-    },
-  );
+  finishCli(usersCli(process.argv.slice(2)));
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { LanguageModel } from './language-model';
-import { OpenAIModel } from './openai-model';
+import { OpenAIModel } from './engine/openai/openai-model';
 
 /**
  * Picks the provider from the configuration: `openai` when AI_BASE_URL is set, otherwise the
@@ -40,7 +40,7 @@ export async function createLanguageModel(
     return { model, capacity: config.AI_PARALLEL };
   }
   // Imported lazily: node-llama-cpp's native binding is only loaded when it is the provider.
-  const { LlamaModelProvider, tuningFromConfig } = await import('./llama-model');
+  const { LlamaModelProvider, tuningFromConfig } = await import('./engine/llama/llama-model');
   const model = new LlamaModelProvider(config, log, tuningFromConfig(config));
   model.start();
   // The sequences are decided from the model file and memory before loading (quickly).

@@ -6,7 +6,7 @@ import {
   type SlowModelServer,
 } from '../../../test/slow-model-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { postForm } from '../documents/test-helpers';
+import { postForm } from '../documents/testing';
 
 /**
  * The scheduler over real HTTP, against a one-slot OpenAI-compatible server with fixed prompt and

@@ -17,7 +17,7 @@ export interface GenerateOptions {
   /** Aborting stops generation and frees the model for the next request. */
   signal?: AbortSignal;
   /**
-   * For the scheduler (features/ai/scheduler.ts): `interactive` when a person waits on the reply
+   * For the scheduler (scheduling/scheduler.ts): `interactive` when a person waits on the reply
    * token by token (chat, a question about a file, typed text to translate), `batch` (the
    * default) for everything else: document actions and page-analysis insights.
    */
@@ -44,10 +44,16 @@ export type CallPriority = 'interactive' | 'batch';
 export interface WorkHandle {
   /** Calls of others that will run before this work's next waiting call (0 when none waits). */
   setQueuedAhead(calls: number, waitMs: number | null): void;
-  /** One of its calls got a slot, estimated to run `estimateMs` (from the model's measured speed). */
-  callStarted?(estimateMs: number): void;
-  /** That call ended after running `ranMs` (preempted or not). */
-  callEnded?(ranMs: number): void;
+  /**
+   * One of its calls got a slot, estimated to run `estimateMs` (from the model's measured speed),
+   * with its prompt's tokens and its reply's bound.
+   */
+  callStarted?(estimateMs: number, call?: { promptTokens: number; maxTokens: number }): void;
+  /**
+   * That call ended after running `ranMs` (preempted or not); with its reply's tokens and the
+   * time to its first piece when it produced any.
+   */
+  callEnded?(ranMs: number, outcome?: { replyTokens: number; firstPieceMs: number }): void;
 }
 
 /** `unreachable`: the model server (openai provider) does not answer its health check. */

@@ -4,7 +4,7 @@ import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { startModelDownloadHost, type ModelDownloadHost } from '../../../test/model-download-host';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { ensureTinyGguf } from './tiny-gguf';
+import { ensureTinyGguf } from './engine/llama/tiny-gguf';
 
 /**
  * The model's health as users and operators see it: a model server that stops answering turns

@@ -1,5 +1,5 @@
 import { ModelUnavailableError, type LanguageModel, type ModelStatus } from './language-model';
-import { estimateTokens } from './token-estimate';
+import { estimateTokens } from '../../lib/token-estimate';
 
 /** A model that is never available, saying why: used when nothing is configured or loading failed. */
 export class UnavailableModel implements LanguageModel {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-app';
-import { findChromium } from './browser/find-chromium';
+import { findChromium } from '../../lib/find-chromium';
 import { analysisBrowser } from './browser/axe-chromium';
 import { startFixtureServer, type FixtureServer } from './test-fixtures/fixture-server';
 

@@ -226,6 +226,16 @@ describe('page analyses as jobs', () => {
     expect((await app.request(`/api/jobs/${id}`, { token: owner.access_token })).status).toBe(200);
     expect((await app.request(`/api/jobs/${id}`, { token: other.access_token })).status).toBe(404);
     expect((await app.request(`/api/jobs/${id}`)).status).toBe(404);
+    // Listed with the person's jobs, so it comes back after a reload and on another device.
+    for (const [who, listed] of [
+      [owner, true],
+      [other, false],
+    ] as const) {
+      const list = (await (await app.request('/api/jobs', { token: who.access_token })).json()) as {
+        jobs: { id: string; kind: string; about: { url?: string } }[];
+      };
+      expect(list.jobs.some((j) => j.id === id && j.kind === 'accessibility')).toBe(listed);
+    }
   });
 
   it('answers a page that cannot be fetched with the same error as before (502), as a failed job', async () => {

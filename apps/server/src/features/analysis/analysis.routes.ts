@@ -6,7 +6,7 @@ import {
   errorResponseSchema,
   seoAnalysisResponseSchema,
 } from '@inkwell/contract';
-import { answerJob } from '../jobs/job-stream';
+import { answerJob } from '../jobs';
 import type { AnalysisJobInput } from './analysis.job';
 import { readAnalysisRequest } from './read-form-fields';
 
@@ -54,6 +54,7 @@ export async function analysisRoutes(fastify: FastifyInstance) {
         const jobId = await app.jobs.create({
           kind,
           userId: request.authUser?.id ?? null,
+          sessionId: request.authUser?.sessionId ?? null,
           address: request.ip,
           about: { url },
           input: { url } satisfies AnalysisJobInput,

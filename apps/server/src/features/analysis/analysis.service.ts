@@ -1,6 +1,5 @@
 import type { AccessibilityAnalysis, AnalysisMode, SeoAnalysis } from '@inkwell/contract';
-import type { LanguageModel } from '../ai/language-model';
-import type { WorkProgress } from '../ai/work-progress';
+import type { LanguageModel, WorkProgress } from '../ai';
 import {
   accessibilityScore,
   toViolations,
@@ -14,7 +13,8 @@ import { fetchRobotsTxt } from './fetch/fetch-robots-txt';
 import { safeFetch, type FetchedResource } from './fetch/safe-fetch';
 import { BrowserUnavailable } from './browser/shared-browser';
 import type { RobotsTxtResult } from './audits/seo/seo-lighthouse-audits';
-import { cpuPool } from '../../workers/cpu-pool';
+import { cpuPool, type CpuLane } from '../../workers/cpu-pool';
+import type { AnalysisCpuTasks } from './analysis.cpu';
 
 /** Page analysis: fetch safely, audit, then let the model (if any) turn the findings into advice. */
 export interface AnalysisDeps {
@@ -31,6 +31,8 @@ export interface AnalysisDeps {
   progress?: WorkProgress;
   /** Whose analysis it is (the job's owner), for the model's turns between owners. */
   owner?: string;
+  /** The CPU pool's lane of its audits: `anonymous` for an analysis asked without an account. */
+  lane?: CpuLane;
 }
 
 /** "example.com/page" is taken to mean https://example.com/page. */
@@ -80,9 +82,11 @@ async function withInsights<T extends AccessibilityAnalysis | SeoAnalysis>(
 
 export type { Audited };
 
+type AuditDeps = Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal' | 'lane'>;
+
 /** The accessibility audit of a page already fetched (the page analysis's, or the site crawl's). */
 export async function auditAccessibility(
-  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  deps: AuditDeps,
   page: FetchedResource,
 ): Promise<Audited<AccessibilityAnalysis>> {
   const run = await axeRun(deps, page);
@@ -115,7 +119,7 @@ export async function auditAccessibility(
 
 /** Chromium when there is one; jsdom without, or when the browser cannot be started. */
 async function axeRun(
-  deps: Pick<AnalysisDeps, 'allowHosts' | 'chromiumPath' | 'signal'>,
+  deps: AuditDeps,
   page: FetchedResource,
 ): Promise<AxeRun & { mode: AnalysisMode }> {
   if (deps.chromiumPath) {
@@ -125,12 +129,15 @@ async function axeRun(
       if (!(err instanceof BrowserUnavailable)) throw err;
     }
   }
-  return { ...(await jsdomRun(page)), mode: 'jsdom' };
+  return { ...(await jsdomRun(deps, page)), mode: 'jsdom' };
 }
 
 /** jsdom and axe in the CPU pool: parsing and auditing a page never blocks the event loop. */
-function jsdomRun(page: FetchedResource): Promise<AxeRun> {
-  return cpuPool().run('axeInJsdom', page);
+function jsdomRun(deps: AuditDeps, page: FetchedResource): Promise<AxeRun> {
+  return cpuPool<AnalysisCpuTasks>().run('axeInJsdom', page, {
+    lane: deps.lane,
+    signal: deps.signal,
+  });
 }
 
 function chromiumRun(
@@ -157,13 +164,18 @@ export async function analyseSeo(deps: AnalysisDeps, url: string): Promise<SeoAn
   const page = await fetchPage(deps, url);
   const robots = await fetchRobotsTxt(page.url, deps);
   deps.progress?.stage('auditing');
-  return withInsights(deps, 'seo', page, await auditSeo(page, robots));
+  return withInsights(deps, 'seo', page, await auditSeo(page, robots, deps));
 }
 
 /** The SEO audits of a page already fetched, with its site's robots.txt as fetched. */
 export function auditSeo(
   page: FetchedResource,
   robots: RobotsTxtResult,
+  deps: Pick<AnalysisDeps, 'signal' | 'lane'> = {},
 ): Promise<Audited<SeoAnalysis>> {
-  return cpuPool().run('auditSeoPage', { page, robots });
+  return cpuPool<AnalysisCpuTasks>().run(
+    'auditSeoPage',
+    { page, robots },
+    { lane: deps.lane, signal: deps.signal },
+  );
 }

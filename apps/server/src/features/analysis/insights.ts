@@ -1,4 +1,4 @@
-import { generate, type ChatTurn, type LanguageModel, type WorkHandle } from '../ai/language-model';
+import { generate, type ChatTurn, type LanguageModel, type WorkHandle } from '../ai';
 
 /**
  * Advice written by the language model from the findings only. The raw page never reaches the

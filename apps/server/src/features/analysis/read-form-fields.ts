@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { badRequest } from '../../lib/http-error';
+import { formParts } from '../../lib/multipart-form';
 
 /**
  * The text fields of an analysis request: a urlencoded or JSON body (already parsed into an
@@ -9,7 +10,7 @@ import { badRequest } from '../../lib/http-error';
 export async function readFormFields(request: FastifyRequest): Promise<unknown> {
   if (!request.isMultipart()) return request.body ?? {};
   const collected: Record<string, string> = {};
-  for await (const part of request.parts()) {
+  for await (const part of formParts(request)) {
     if (part.type === 'field' && typeof part.value === 'string')
       collected[part.fieldname] = part.value;
     else if (part.type === 'file') await part.toBuffer(); // drain: files are not expected here

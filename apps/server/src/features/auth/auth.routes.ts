@@ -51,24 +51,31 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/login',
     {
-      // Only failed sign-ins count: many people signing in from one address are never refused.
-      onRequest: async (request) => {
-        const wait = await app.signInFailures.retryAfter(request.ip);
-        if (wait > 0) throw tooManyRequests(rateLimitedMessage(wait), wait);
-      },
       schema: {
         tags: ['auth'],
         body: loginRequestSchema,
-        response: { 200: tokensResponseSchema, 403: errorResponseSchema, ...errors },
+        response: {
+          200: tokensResponseSchema,
+          403: errorResponseSchema,
+          503: errorResponseSchema,
+          ...errors,
+        },
       },
     },
     async (request) => {
+      // Counted before the password is checked (a burst gets no more checks than the limit), and
+      // given back unless the password was wrong: many people signing in from one address are
+      // never refused.
+      const attempt = await app.signInLimit.attempt(request.ip);
+      if (!attempt.allowed) {
+        throw tooManyRequests(rateLimitedMessage(attempt.retryAfter), attempt.retryAfter);
+      }
       try {
-        return await auth.login(deps, request.body);
+        const session = await auth.login(deps, request.body);
+        await attempt.refund();
+        return session;
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 401) {
-          await app.signInFailures.recordFailure(request.ip);
-        }
+        if (!(err instanceof HttpError && err.statusCode === 401)) await attempt.refund();
         throw err;
       }
     },
@@ -92,9 +99,9 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const user = requireUser(request);
-      // The user's running jobs stop first, while the session still holds (issue 26): the web
-      // app sends no cancels after it.
-      await app.jobs.cancelAllOf(user.id);
+      // The jobs this session started stop first, while it still holds (issue 26): the web app
+      // sends no cancels after it. The same user's work on other devices goes on (issue 36).
+      await app.jobs.cancelSessionJobs(user.id, user.sessionId);
       await auth.logout(deps, user.sessionId);
       return { message: 'Logged out' };
     },

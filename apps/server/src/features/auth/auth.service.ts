@@ -4,10 +4,10 @@ import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { conflict, forbidden, unauthorized, badRequest } from '../../lib/http-error';
 import { isoIn, nowIso } from '../../lib/time';
-import { consumeInvitation, findValidInvitation } from '../invitations/invitations.service';
-import type { Mailer } from '../mail/mailer';
+import { consumeInvitation, findValidInvitation } from '../invitations';
+import type { Mailer } from '../mail';
 import { authRepo } from './auth.repo';
-import { hashToken, newOpaqueToken } from './opaque-token';
+import { hashToken, newOpaqueToken } from '../../lib/opaque-token';
 import { hashPassword, verifyPassword } from './passwords';
 import { admission, type RegistrationPolicy } from './registration-policy';
 

@@ -1,11 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_REQUESTED_MESSAGE } from '@inkwell/contract';
-import {
-  AUTH_WINDOW_SECONDS,
-  attemptsPastLimit,
-  expectRateLimited,
-} from '../../../test/rate-limit';
 import { startSmtpTestServer, decodeQuotedPrintable } from '../../../test/smtp-test-server';
 import {
   registerUser,
@@ -13,7 +8,7 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import { hashToken } from './opaque-token';
+import { hashToken } from '../../lib/opaque-token';
 
 describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
   let server: TestServer;
@@ -312,77 +307,5 @@ describe.each(testDialects())('auth over HTTP (%s)', (dialect) => {
       (await post('/api/reset_password', { token: 'nope', password: 'long enough pw' })).status,
     ).toBe(400);
     expect((await post('/api/reset_password', { token: 'nope', password: 'x' })).status).toBe(400);
-  });
-});
-
-describe.each(testDialects())('auth rate limiting (%s)', (dialect) => {
-  const LIMIT = 3;
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { AUTH_RATE_LIMIT: String(LIMIT) } });
-  });
-  afterAll(() => server.close());
-
-  const post = (path: string, json: unknown) => server.request(path, { method: 'POST', json });
-
-  it('answers 429 with Retry-After after AUTH_RATE_LIMIT login attempts', async () => {
-    const limited = await attemptsPastLimit(LIMIT, 401, () =>
-      post('/api/login', { email: 'a@example.com', password: 'whatever1' }),
-    );
-    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
-  });
-
-  it('limits registrations, and a refused one creates no account', async () => {
-    const email = (i: number) => `limited${i}-${dialect}@example.com`;
-    const register = (i: number) =>
-      post('/api/register', { email: email(i), password: 'long enough pw' });
-    await expectRateLimited(await attemptsPastLimit(LIMIT, 201, register), AUTH_WINDOW_SECONDS);
-    const accounts = await server.app.db
-      .selectFrom('users')
-      .select('email')
-      .where('email', 'like', 'limited%')
-      .execute();
-    expect(accounts.map((a) => a.email).sort()).toEqual([email(0), email(1), email(2)]);
-  });
-
-  it('limits password-reset requests', async () => {
-    const limited = await attemptsPastLimit(LIMIT, 200, (i) =>
-      post('/api/request_password_reset', { email: `nobody${i}@example.com` }),
-    );
-    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
-  });
-
-  it('limits attempts at a reset token', async () => {
-    const limited = await attemptsPastLimit(LIMIT, 400, (i) =>
-      post('/api/reset_password', { token: `guess-${i}`, password: 'long enough pw' }),
-    );
-    await expectRateLimited(limited, AUTH_WINDOW_SECONDS);
-  });
-});
-
-describe.each(testDialects())('sign-in limit (%s)', (dialect) => {
-  const LIMIT = 3;
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { AUTH_RATE_LIMIT: String(LIMIT) } });
-  });
-  afterAll(() => server.close());
-
-  const post = (path: string, json: unknown) => server.request(path, { method: 'POST', json });
-
-  it('counts failed sign-ins only: many successful ones from one address are never refused', async () => {
-    const email = `office-${dialect}@example.com`;
-    const password = 'long enough pw';
-    expect((await post('/api/register', { email, password })).status).toBe(201);
-    for (let i = 0; i < LIMIT * 3; i++) {
-      const ok = await post('/api/login', { email, password });
-      expect(ok.status, `sign-in ${i + 1}`).toBe(200);
-    }
-    const failures = await attemptsPastLimit(LIMIT, 401, () =>
-      post('/api/login', { email, password: 'wrong password' }),
-    );
-    await expectRateLimited(failures, AUTH_WINDOW_SECONDS);
-    // Refused now, even with the right password, until the window ends.
-    expect((await post('/api/login', { email, password })).status).toBe(429);
   });
 });

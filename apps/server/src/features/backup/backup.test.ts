@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { uploadOk } from '../files/test-helpers';
+import { uploadOk } from '../files/testing';
 import { backup, BackupError } from './backup';
 import { runBackupCli } from './backup-cli';
 import { restore } from './restore';
@@ -103,12 +103,14 @@ describe('backup under load and restore', () => {
     const steps: string[] = [];
     const during = writes;
     // Before each step, the server finishes another round of writes.
-    await backup(server.app.config, archive, async (step) => {
-      steps.push(step);
-      await nextWrite();
+    await backup(server.app.config, archive, {
+      onStep: async (step) => {
+        steps.push(step);
+        await nextWrite();
+      },
     });
-    expect(steps).toEqual(['files', 'database', 'new files', 'archive']);
-    expect(writes - during).toBeGreaterThanOrEqual(4);
+    expect(steps).toEqual(['files', 'database', 'new files', 'archive', 'writing archive']);
+    expect(writes - during).toBeGreaterThanOrEqual(5);
     stop = true;
     await load;
 

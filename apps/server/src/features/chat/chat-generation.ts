@@ -1,21 +1,35 @@
 import { ERROR_MESSAGES } from '@inkwell/contract';
+import type { Db, Dialect } from '../../db/database';
 import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { HttpError } from '../../lib/http-error';
 import { buildPrompt, replyTokensFor } from './chat-prompt';
 import { chatRepo } from './chat.repo';
-import type { ChatDeps } from './chat.service';
+import type { LanguageModel } from '../ai';
 import { ReplyStopped, type LiveReply } from './live-replies';
+
+/**
+ * What generating a reply needs: a part of chat.service.ts's ChatDeps, named here so generation
+ * and the service that starts it do not import each other.
+ */
+export interface GenerationDeps {
+  db: Db;
+  dialect: Dialect;
+  ai: LanguageModel;
+  promptLimit: number;
+  saveEveryMs: number;
+}
 
 /**
  * Generates one reply to its end, whoever listens. The exchange is stored as generation starts
  * (beside it, not before it: the first token does not wait for the insert), its text saved every
  * `saveEveryMs` (the heartbeat; a Stop sent to another app server is seen there), and it ends as
  * 'done', or 'stopped' with what it had (Stop, a failure after the first token, this process
- * stopping). The prompt reserved for it is given back only when no token was sent; a reply that
+ * stopping). New Topic and account deletion stop it too: at once when they reach this process,
+ * otherwise at its next save, which finds its row gone. The prompt reserved for it is given back only when no token was sent; a reply that
  * failed before its first token is removed, as if it had never been asked.
  */
 export async function generateReply(
-  deps: ChatDeps,
+  deps: GenerationDeps,
   live: LiveReply,
   ask: { userId: number; text: string; day: string; current: number; historyWindow: number },
 ): Promise<void> {
@@ -37,7 +51,9 @@ export async function generateReply(
     );
     storing.then(
       (ids) => live.publish({ kind: 'id', id: ids.replyId }),
-      () => {},
+      // A reply that cannot be stored would fail at its end (its account gone meanwhile, the
+      // database down): it stops now rather than run to its token limit for nobody.
+      (err: unknown) => live.controller.abort(err),
     );
     saver = startSaving(deps, live, storing);
     const opts = {
@@ -87,9 +103,12 @@ export async function generateReply(
   }
 }
 
-/** Saves the text every `saveEveryMs` once the exchange is stored; learns of a remote Stop. */
+/**
+ * Saves the text every `saveEveryMs` once the exchange is stored; learns of a Stop, New Topic or
+ * account deletion on another app server.
+ */
 function startSaving(
-  deps: ChatDeps,
+  deps: GenerationDeps,
   live: LiveReply,
   storing: Promise<{ replyId: number }>,
 ): NodeJS.Timeout {
@@ -106,6 +125,8 @@ function startSaving(
     withUnsyncedCommit(deps.db, deps.dialect, (trx) => chatRepo.saveReply(trx, id, live.text))
       .then((state) => {
         if (state === 'stopping') live.stop(new ReplyStopped('stopped from another server'));
+        // Its row is gone: New Topic or the account's deletion, maybe on another app server.
+        else if (state === undefined) live.stop(new ReplyStopped('its conversation is gone'));
       })
       .catch(() => {}) // a database hiccup: the next save tries again
       .finally(() => (saving = false));

@@ -2,6 +2,7 @@ import Busboy, { type BusboyHeaders } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import { chatRequestSchema } from '@inkwell/contract';
 import { badRequest, payloadTooLarge } from '../../lib/http-error';
+import { MALFORMED_FORM_MESSAGE } from '../../lib/multipart-form';
 
 /** Most bytes a chat form may carry: the question is at most 1000 characters. */
 export const MAX_CHAT_FORM_BYTES = 64 * 1024;
@@ -38,7 +39,7 @@ function readTextField(request: FastifyRequest): Promise<unknown> {
         limits: { fields: 20, parts: 25, fieldSize: MAX_CHAT_FORM_BYTES },
       });
     } catch {
-      return reject(badRequest('Invalid multipart form'));
+      return reject(badRequest(MALFORMED_FORM_MESSAGE));
     }
     let text: unknown;
     let received = 0;
@@ -59,7 +60,7 @@ function readTextField(request: FastifyRequest): Promise<unknown> {
       if (name === 'text' && text === undefined) text = value;
     });
     form.on('finish', () => resolve(text));
-    form.on('error', () => stop(badRequest('Invalid multipart form')));
+    form.on('error', () => stop(badRequest(MALFORMED_FORM_MESSAGE)));
     body.pipe(form);
   });
 }

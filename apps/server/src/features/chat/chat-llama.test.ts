@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { ensureTinyGguf } from '../ai/tiny-gguf';
+import { ensureTinyGguf } from '../ai';
 import { openChatStream, readChatStream } from './chat-stream.test-helper';
 
 const settle = (server: TestServer) => server.app.ai.whenSettled();

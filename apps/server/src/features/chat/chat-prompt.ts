@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../ai/language-model';
+import type { ChatTurn } from '../ai';
 
 /** What the assistant is; the first turn of every conversation sent to the model. */
 export const SYSTEM_PROMPT =
@@ -23,26 +23,47 @@ export function replyTokensFor(contextTokens: number): number {
 }
 
 /**
- * System prompt + as much recent history as fits + the new question. History is taken newest
- * first and whole exchanges are dropped from the oldest end, so the model never sees an answer
- * without its question.
+ * System prompt + recent history + the new question. Whole exchanges are dropped from the oldest
+ * end, so the model never sees an answer without its question.
+ *
+ * The history kept starts at a checkpoint: the first message after each WINDOW_STEP share of the
+ * history budget, counted from the conversation's start. The earliest checkpoint from which the
+ * rest fits is chosen, so while a conversation grows its prompt keeps the same beginning and only
+ * gains the new exchanges at its end; the engine, which keeps what it evaluated of a person's
+ * conversation, then evaluates only the new message (dropping one exchange at a time would change
+ * the beginning of every prompt once the context is full, and every follow-up would cost the whole
+ * history again). The price: up to one step less history than would fit.
  */
+const WINDOW_STEP = 0.5;
+
 export function buildPrompt(
   history: { role: 'user' | 'assistant'; content: string }[],
   question: string,
   budget: PromptBudget,
 ): ChatTurn[] {
   const cost = (text: string) => budget.countTokens(text) + PER_TURN_OVERHEAD;
-  let left = budget.contextTokens - budget.replyTokens - cost(SYSTEM_PROMPT) - cost(question);
-  const kept: ChatTurn[] = [];
-  for (let i = history.length - 1; i >= 0; i--) {
-    const turn = history[i]!;
-    const c = cost(turn.content);
-    if (c > left) break;
-    left -= c;
-    kept.push({ role: turn.role, content: turn.content });
+  const room = budget.contextTokens - budget.replyTokens - cost(SYSTEM_PROMPT);
+  const left = room - cost(question);
+  const costs = history.map((turn) => cost(turn.content));
+  // Checkpoints depend on the history's own costs only (not on the question), so they stay put.
+  const step = Math.max(1, Math.floor(room * WINDOW_STEP));
+  const total = costs.reduce((a, b) => a + b, 0);
+  let start = total <= left ? 0 : -1;
+  for (let i = 0, rest = total, crossed = 0; start < 0 && i < history.length; i++) {
+    rest -= costs[i]!;
+    crossed += costs[i]!;
+    if (crossed < step) continue;
+    crossed = 0;
+    if (rest <= left) start = i + 1;
   }
-  kept.reverse();
+  // No checkpoint leaves a history that fits (a long question): drop up to where it fits.
+  if (start < 0) {
+    start = 0;
+    for (let rest = total; rest > left && start < costs.length; start++) rest -= costs[start]!;
+  }
+  const kept: ChatTurn[] = history
+    .slice(start)
+    .map((turn) => ({ role: turn.role, content: turn.content }));
   // An assistant turn first means its question was dropped: drop it too.
   while (kept[0]?.role === 'assistant') kept.shift();
   return [{ role: 'system', content: SYSTEM_PROMPT }, ...kept, { role: 'user', content: question }];

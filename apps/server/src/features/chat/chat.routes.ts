@@ -17,7 +17,7 @@ import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { SseWriter, wantsEventStream } from '../../lib/sse-writer';
 import * as chat from './chat.service';
 import { followReply, stopReply } from './reply-follow';
-import { LiveReplies, type ReplyEnd, type ReplyNews } from './live-replies';
+import type { LiveReplies, ReplyEnd, ReplyNews } from './live-replies';
 
 const errors = {
   400: errorResponseSchema,
@@ -28,7 +28,12 @@ const errors = {
   504: errorResponseSchema,
 };
 
-export async function chatRoutes(fastify: FastifyInstance) {
+export interface ChatRoutesOptions {
+  /** The replies this process generates (features/index.ts: account deletion stops a user's). */
+  replies: LiveReplies;
+}
+
+export async function chatRoutes(fastify: FastifyInstance, opts: ChatRoutesOptions) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const staleMs = app.config.JOB_STALE_MS;
   const deps: chat.ChatDeps & { pollMs: number } = {
@@ -36,7 +41,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
     dialect: app.dialect,
     ai: app.ai,
     promptLimit: app.config.PROMPT_LIMIT,
-    replies: new LiveReplies(),
+    replies: opts.replies,
     // The jobs' heartbeat and poll: a reply followed from another server lags by about this.
     saveEveryMs: Math.min(1000, Math.max(100, Math.floor(staleMs / 10))),
     pollMs: Math.min(1000, Math.max(100, Math.floor(staleMs / 10))),
@@ -182,7 +187,8 @@ export async function chatRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const user = requireUser(request);
-      // Work asked in the old conversation stops with it, on every device (as New Topic does here).
+      // Work asked in the old conversation stops with it, on every device (as New Topic does
+      // here): its jobs, and its replies still being written (chat.service.ts clearHistory).
       await app.jobs.cancelAllOf(user.id);
       await chat.clearHistory(deps, user.id);
       return { message: 'Chat history cleared' };

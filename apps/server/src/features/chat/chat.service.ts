@@ -4,7 +4,7 @@ import type { Db, Dialect } from '../../db/database';
 import { withUnsyncedCommit } from '../../db/unsynced-commit';
 import { tooManyRequests } from '../../lib/http-error';
 import { nowIso, utcDay } from '../../lib/time';
-import { assertModelUsable, type LanguageModel } from '../ai/language-model';
+import { assertModelUsable, type LanguageModel } from '../ai';
 import { generateReply } from './chat-generation';
 import { chatRepo } from './chat.repo';
 import { LiveReply, type LiveReplies } from './live-replies';
@@ -45,7 +45,7 @@ export async function startChat(deps: ChatDeps, userId: number, text: string): P
     chatRepo.reservePrompt(db, userId, day, deps.promptLimit),
   );
   if (current === null) throw tooManyRequests(ERROR_MESSAGES.rateLimited, secondsToUtcMidnight());
-  const live = new LiveReply();
+  const live = new LiveReply(userId);
   deps.replies.track(live);
   void generateReply(deps, live, { userId, text, day, current, historyWindow: HISTORY_WINDOW });
   return live;
@@ -76,8 +76,13 @@ export async function getHistory(deps: ChatDeps, userId: number): Promise<ChatHi
   };
 }
 
-/** New Topic: the messages go, and the conversation starts again now (jobs before it leave it). */
+/**
+ * New Topic: the user's replies stop (this process's at once, another's at its next save, which
+ * finds the row gone), the messages go, and the conversation starts again now (jobs before it
+ * leave it).
+ */
 export async function clearHistory(deps: ChatDeps, userId: number): Promise<void> {
+  await deps.replies.stopAllOf(userId, 'New Topic');
   await deps.db.transaction().execute(async (trx) => {
     await chatRepo.clearMessages(trx, userId);
     await chatRepo.startConversation(trx, userId, nowIso());

@@ -10,7 +10,10 @@ export type ReplyEnd =
   { kind: 'done'; done: ChatResponse } | { kind: 'error'; error: ChatErrorEvent; cause?: unknown };
 export type ReplyNews = { kind: 'id'; id: number } | { kind: 'token'; text: string } | ReplyEnd;
 
-/** Why a reply was stopped early: Stop, or this process shutting down. */
+/**
+ * Why a reply was stopped early: Stop, New Topic, the account deleted, or this process shutting
+ * down.
+ */
 export class ReplyStopped extends Error {}
 
 export class LiveReply {
@@ -23,7 +26,8 @@ export class LiveReply {
   private endedPromise: Promise<void>;
   private markEnded!: () => void;
 
-  constructor() {
+  /** `userId`: whose reply it is (New Topic and account deletion stop a user's replies). */
+  constructor(readonly userId: number) {
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
   }
 
@@ -74,9 +78,24 @@ export class LiveReplies {
   }
 
   /** Stops every reply (the server is stopping): each is stored as stopped with what it had. */
-  async stopAll() {
-    const replies = [...this.all];
-    for (const r of replies) r.stop(new ReplyStopped('the server is stopping'));
+  stopAll() {
+    return this.stop([...this.all], 'the server is stopping');
+  }
+
+  /**
+   * Stops the user's replies here at once (New Topic, account deletion) and resolves once each
+   * has ended. Those another app server generates stop at their next save, which finds their
+   * row gone (chat-generation.ts).
+   */
+  stopAllOf(userId: number, why: string) {
+    return this.stop(
+      [...this.all].filter((r) => r.userId === userId),
+      why,
+    );
+  }
+
+  private async stop(replies: LiveReply[], why: string) {
+    for (const r of replies) r.stop(new ReplyStopped(why));
     await Promise.all(replies.map((r) => r.whenEnded()));
   }
 }

@@ -7,8 +7,7 @@ import {
 } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import { nowIso } from '../../lib/time';
-import { captchaDeps } from '../captcha/captcha.routes';
-import { verifyCaptcha } from '../captcha/captcha.service';
+import { captchaDeps, verifyCaptcha } from '../captcha';
 
 export const NOT_A_ROBOT = 'Please verify that you are not a robot.';
 

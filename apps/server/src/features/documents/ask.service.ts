@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../ai/language-model';
+import type { ChatTurn } from '../ai';
 import {
   clamp,
   complete,
@@ -8,13 +8,14 @@ import {
   requireModel,
   type AiDeps,
 } from './model-calls';
-import type { TextUnit } from './reader';
+import type { TextUnit } from '../files';
 import { choosePassages } from './retrieval/choose-passages';
 import type { Candidate } from './retrieval/passage-index';
 import {
   ensureVectors,
   searchSource,
   unitsSource,
+  type PassageSearch,
   type PassageSource,
 } from './retrieval/passage-pool';
 
@@ -28,6 +29,9 @@ const SYSTEM =
   'You answer questions about a document using only the passages given. After each fact, cite ' +
   'the passage reference in square brackets, e.g. [Page 3]. If the passages do not contain the ' +
   'answer, say that the document does not say.';
+
+/** The least time between two partial answers sent on (each one reaches every follower). */
+const PARTIAL_GAP_MS = 100;
 
 /** Ranked passages looked at per question: far more than any budget takes. */
 const CANDIDATES = 64;
@@ -49,7 +53,7 @@ export const defaultPassageTokens = (contextTokens: number) =>
 
 export async function askDocument(
   deps: AiDeps,
-  document: PassageSource | TextUnit[],
+  document: PassageSource | TextUnit[] | PassageSearch,
   question: string,
 ): Promise<AskResult> {
   requireModel(deps.ai);
@@ -60,18 +64,31 @@ export async function askDocument(
     deps.maxPassageTokens ?? defaultPassageTokens(contextOf(deps)),
   );
   if (budget < 64) throw new Error('The model context is too small to answer questions');
-  const source = Array.isArray(document) ? unitsSource(document) : document;
   deps.progress?.stage('finding passages');
-  const found = await hybridSearch(deps, source, question);
+  const found =
+    typeof document === 'function'
+      ? await document(question, CANDIDATES)
+      : await hybridSearch(
+          deps,
+          Array.isArray(document) ? unitsSource(document) : document,
+          question,
+        );
   const count = (t: string) => deps.ai.countTokens(t);
   const chosen = choosePassages(found.ranked, found.neighbours, budget, count);
   const context = chosen.map((c) => `[${c.ref}]\n${c.text}`).join('\n\n');
   deps.progress?.stage('answering', 1);
-  // A person waits on the answer: it goes before document work.
+  // A person waits on the answer: it goes before document work, and streams to them as a
+  // partial result (jobs/job-stream.ts sends each new one), a few times a second at most.
+  let shownAt = 0;
   const answer = await complete(
     { ...deps, priority: 'interactive' },
     turns(question, context),
     answerTokens,
+    (soFar) => {
+      if (!deps.progress || Date.now() - shownAt < PARTIAL_GAP_MS) return;
+      shownAt = Date.now();
+      deps.progress.partial({ response: soFar });
+    },
   );
   const refs = chosen.map((c: Candidate) => c.ref);
   return { response: withSources(answer, refs), refs };

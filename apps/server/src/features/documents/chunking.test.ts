@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../ai/token-estimate';
+import { estimateTokens } from '../ai';
 import { withSources } from './ask.service';
 import { chunkDocument, compactRef, splitOversized } from './chunking';
 import { pickTextColumn } from './text-column';
@@ -58,7 +58,7 @@ describe('answer sources', () => {
 });
 
 describe('text column of a table', () => {
-  it('prefers a named column, else the longest free text, and detects the header', () => {
+  it('picks the column with the most words per cell, and detects the header', () => {
     expect(
       pickTextColumn([
         ['id', 'Review'],
@@ -68,13 +68,17 @@ describe('text column of a table', () => {
       index: 1,
       name: 'Review',
       dataStart: 1,
+      names: ['id', 'Review'],
     });
     const rows = [
       ['sku', 'stars', 'what they said'],
       ['A1', '5', 'I absolutely love this product, it works perfectly'],
       ['B2', '1', 'Broke after one day, a complete waste of money'],
     ];
-    expect(pickTextColumn(rows)).toEqual({ index: 2, name: 'what they said', dataStart: 1 });
+    expect(pickTextColumn(rows)).toMatchObject({ index: 2, name: 'what they said', dataStart: 1 });
     expect(pickTextColumn([['I love it so much'], ['I hate it so much']])?.dataStart).toBe(0);
+    // Another column by its name, in any case; a name the table does not have: none.
+    expect(pickTextColumn(rows, 'SKU')).toMatchObject({ index: 0, name: 'sku', dataStart: 1 });
+    expect(pickTextColumn(rows, 'price')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { TextUnit } from './reader';
+import type { TextUnit } from '../files';
 
 /**
  * Structure-aware chunking: a document is cut into pieces along its own structure (pages, slides,

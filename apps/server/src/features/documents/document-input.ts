@@ -1,9 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { documentFileIdSchema, FILE_SIZE_LIMITS, type FileExtension } from '@inkwell/contract';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/http-error';
-import { allowedExtension } from '../files/file-names';
-import { findOwnedFile, getFileText, type FilesDeps } from '../files/files.service';
-import { extractText, type ExtractResult } from './reader';
+import { formParts } from '../../lib/multipart-form';
+import {
+  allowedExtension,
+  findOwnedFile,
+  getFileText,
+  type FilesDeps,
+  extractText,
+  type ExtractResult,
+} from '../files';
 
 /**
  * The inputs of a document action, from a multipart form (what the web app sends), a url-encoded
@@ -25,7 +31,7 @@ export async function readDocumentRequest(request: FastifyRequest): Promise<Docu
   const fields: Record<string, string> = {};
   let file: UploadedDocument | undefined;
   if (request.isMultipart()) {
-    for await (const part of request.parts()) {
+    for await (const part of formParts(request)) {
       if (part.type === 'field') {
         if (typeof part.value === 'string' && !(part.fieldname in fields))
           fields[part.fieldname] = part.value;

@@ -11,7 +11,7 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import { uploadOk } from '../files/test-helpers';
+import { uploadOk } from '../files/testing';
 import { fixture, postForm, REF, sentTexts, TYPES } from './test-helpers';
 
 /**
@@ -122,6 +122,44 @@ describe.each(testDialects())('document AI actions (%s)', (dialect) => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ translation: 'HELLO WORLD\n\nSECOND PARAGRAPH' });
     expect(model.requests[0]!.messages[0]!.content).toContain('from English into Spanish');
+  });
+
+  it("keeps a typed translation as the person's job: listed after a reload, on another device", async () => {
+    model.setReply((messages) => `[fr] ${messages.at(-1)!.content}`);
+    const person = await registerUser(server);
+    const res = await server.request('/api/translate', {
+      method: 'POST',
+      token: person.token,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ text: 'Good morning', target_language: 'French' }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ translation: '[fr] Good morning' });
+    const id = res.headers.get('x-job-id');
+    expect(id).toBeTruthy();
+    // Another device: a new sign-in of the same account lists it with what it translated.
+    const login = await server.request('/api/login', {
+      method: 'POST',
+      json: { email: person.email, password: person.password },
+    });
+    const other = ((await login.json()) as { access_token: string }).access_token;
+    const list = (await (await server.request('/api/jobs', { token: other })).json()) as {
+      jobs: { id: string; kind: string; state: string; about: object }[];
+    };
+    expect(list.jobs).toContainEqual(
+      expect.objectContaining({
+        id,
+        kind: 'translate',
+        state: 'done',
+        about: { target_language: 'French', text: 'Good morning' },
+      }),
+    );
+    const job = (await (await server.request(`/api/jobs/${id}`, { token: other })).json()) as {
+      result: unknown;
+    };
+    expect(job.result).toEqual({ translation: '[fr] Good morning' });
+    // Nobody else's.
+    expect((await server.request(`/api/jobs/${id}`, { token })).status).toBe(404);
   });
 
   it('refuses bad input with 400 and a clear message, without calling the model', async () => {

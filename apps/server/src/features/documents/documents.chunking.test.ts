@@ -5,8 +5,8 @@ import {
   type OpenAITestServer,
 } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { estimateTokens } from '../ai/token-estimate';
-import { makeDocx } from './reader/test-fixtures';
+import { estimateTokens } from '../ai';
+import { makeDocx } from '../files/testing';
 import { chunkDocument } from './chunking';
 import { expectedCalls, planSummary } from './summarize.service';
 import { postForm, sentTexts } from './test-helpers';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
 import { loadConfig } from '../../config';
-import { estimateTokens } from '../ai/token-estimate';
+import { estimateTokens } from '../ai';
 import { postForm } from './test-helpers';
 
 /**

@@ -1,21 +1,21 @@
 import { buffer } from 'node:stream/consumers';
-import type { FileExtension } from '@inkwell/contract';
-import type { SummaryMode, TranslationLanguage } from '@inkwell/contract';
-import type { LanguageModel } from '../ai/language-model';
-import { findOwnedFile, type FilesDeps } from '../files/files.service';
-import type { JobContext } from '../jobs/job-kinds';
-import { englishDialectOf } from '../users/users.service';
-import type { Jobs } from '../jobs/jobs.service';
+import type { FileExtension, SummaryMode, TranslationLanguage } from '@inkwell/contract';
+import type { LanguageModel } from '../ai';
+import { findOwnedFile, type FilesDeps, type TextUnit } from '../files';
+import type { JobContext, Jobs } from '../jobs';
+import { englishDialectOf } from '../users';
+import { personalWords } from '../dictionary';
 import { askDocument } from './ask.service';
 import { readDocument, type DocumentSource } from './document-input';
 import type { AiDeps } from './model-calls';
 import { proofread } from './proofread.service';
-import type { TextUnit } from './reader';
+import { warmUpHarper } from './proofread/harper-pool';
 import type { Embedder } from './retrieval/embeddings';
-import { storedFileKey, type PassageSource } from './retrieval/passage-pool';
+import { storedFileKey, type PassageSearch, type PassageSource } from './retrieval/passage-pool';
+import { storedFileSearch } from './knowledge/stored-file-source';
 import { analyzeSentiment } from './sentiment.service';
 import { summarizeDocument } from './summarize.service';
-import { translateDocument } from './translate.service';
+import { translateDocument, translateText } from './translate.service';
 
 /**
  * The document actions as jobs: what the job stores to run them later, possibly in another
@@ -24,11 +24,20 @@ import { translateDocument } from './translate.service';
  */
 export type StoredSource =
   | { kind: 'stored'; fileId: number; name: string }
-  | { kind: 'upload'; name: string; type: FileExtension };
+  | { kind: 'upload'; name: string; type: FileExtension }
+  /** Text typed in the chat (a translation): in `fields.text`. */
+  | { kind: 'typed' };
 
 export interface DocumentJobInput {
   source: StoredSource;
-  fields: { text?: string; target_language?: TranslationLanguage; mode?: SummaryMode };
+  fields: {
+    text?: string;
+    target_language?: TranslationLanguage;
+    source_language?: TranslationLanguage;
+    mode?: SummaryMode;
+    /** Sentiment: the table column to score. */
+    column?: string;
+  };
 }
 
 export const TRUNCATED_NOTE =
@@ -45,8 +54,15 @@ export function registerDocumentJobs(
   jobs: Jobs,
   files: FilesDeps,
   ai: LanguageModel,
-  settings: { summaryMaxTokens: number; askMaxPassageTokens?: number; embeddings?: Embedder },
+  settings: {
+    summaryMaxTokens: number;
+    askMaxPassageTokens?: number;
+    embeddings?: Embedder;
+    /** PROOFREAD_WARM_UP: start the grammar checker now, not on the first proofread. */
+    warmUpProofreading?: boolean;
+  },
 ) {
+  if (settings.warmUpProofreading) void warmUpHarper().catch(() => undefined);
   const deps = (ctx: JobContext): AiDeps => ({
     ai,
     owner: ctx.owner,
@@ -59,6 +75,7 @@ export function registerDocumentJobs(
   const read = async (ctx: JobContext<DocumentJobInput>) => {
     ctx.progress.stage('reading');
     const s = ctx.input.source;
+    if (s.kind === 'typed') throw new Error('typed text is no document');
     const source: DocumentSource =
       s.kind === 'stored'
         ? s
@@ -86,24 +103,41 @@ export function registerDocumentJobs(
     // A stored file's passage index is kept (retrieval/passage-pool.ts): its text is read only
     // when the index is not there yet. Whose file it is is checked every time.
     if (s.kind === 'stored') await findOwnedFile(files, ctx.userId!, s.fileId);
-    const document: PassageSource | TextUnit[] =
-      s.kind === 'stored'
+    // Once searchable, from the stored index (features/documents/knowledge); with an embeddings model the
+    // in-memory index keeps the file's vectors, so it answers as before.
+    const stored =
+      s.kind === 'stored' && !settings.embeddings
+        ? await storedFileSearch(files.db, files.dialect, ctx.userId!, s.fileId)
+        : undefined;
+    const document: PassageSource | TextUnit[] | PassageSearch = stored
+      ? stored
+      : s.kind === 'stored'
         ? { key: storedFileKey(s.fileId), load: async () => (await read(ctx)).units }
         : (await read(ctx)).units;
     const { response } = await askDocument(deps(ctx), document, ctx.input.fields.text ?? '');
     return { response };
   });
   jobs.register<DocumentJobInput>('translate', async (ctx) => {
-    const doc = await read(ctx);
     const target = ctx.input.fields.target_language!;
+    if (ctx.input.source.kind === 'typed') {
+      // A person waits on typed text: its calls go before document work, as a chat's do.
+      const text = ctx.input.fields.text ?? '';
+      const source = ctx.input.fields.source_language;
+      const typed = { ...deps(ctx), priority: 'interactive' as const };
+      return { translation: await translateText(typed, text, { target, source }) };
+    }
+    const doc = await read(ctx);
     return { translation: await translateDocument(deps(ctx), doc.units, { target }) };
   });
   jobs.register<DocumentJobInput>('proofread', async (ctx) => {
     const doc = await read(ctx);
-    const dialect = await englishDialectOf(files.db, ctx.userId!);
-    return proofread(deps(ctx), doc.text, ctx.input.fields.text, dialect);
+    return proofread(deps(ctx), doc.text, {
+      instruction: ctx.input.fields.text,
+      dialect: await englishDialectOf(files.db, ctx.userId!),
+      words: await personalWords(files.db, ctx.userId!),
+    });
   });
   jobs.register<DocumentJobInput>('sentiment', async (ctx) =>
-    analyzeSentiment(deps(ctx), await read(ctx)),
+    analyzeSentiment(deps(ctx), await read(ctx), ctx.input.fields.column),
   );
 }

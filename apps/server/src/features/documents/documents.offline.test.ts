@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_UNAVAILABLE_MESSAGE } from '@inkwell/contract';
-import type { ProofreadResponse, SentimentResponse } from '@inkwell/contract';
+import {
+  MODEL_UNAVAILABLE_MESSAGE,
+  type ProofreadResponse,
+  type SentimentResponse,
+  type FileExtension,
+} from '@inkwell/contract';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { makeDocx, makePdf, makePptx, makeXlsx } from './reader/test-fixtures';
+import { makeDocx, makePdf, makePptx, makeXlsx } from '../files/testing';
 import { postForm, sentTexts, TYPES } from './test-helpers';
-import type { FileExtension } from '@inkwell/contract';
 
 /**
  * Proofreading (Harper) and sentiment (VADER) work with no model at all; with a model, it only

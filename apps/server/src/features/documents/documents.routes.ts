@@ -8,6 +8,7 @@ import {
   downloadResponseRequestSchema,
   errorResponseSchema,
   proofreadResponseSchema,
+  sentimentRequestSchema,
   sentimentResponseSchema,
   summarizeRequestSchema,
   summarizeResponseSchema,
@@ -18,15 +19,12 @@ import {
 } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
-import { contentDisposition } from '../files/file-names';
-import type { FilesDeps } from '../files/files.service';
-import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
-import { answerJob } from '../jobs/job-stream';
+import { contentDisposition, type FilesDeps } from '../files';
+import { answerJob } from '../jobs';
 import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
 import { storedSource, type DocumentJobInput } from './documents.job';
 import { exportText } from './export.service';
 import { requireModel } from './model-calls';
-import { translateText } from './translate.service';
 
 const tags = ['documents'];
 const security = [{ bearer: [] }];
@@ -77,6 +75,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
     const jobId = await app.jobs.create({
       kind: job.kind,
       userId: user.id,
+      sessionId: user.sessionId,
       about: {
         file_name: source.kind === 'upload' ? source.file.name : source.name,
         ...(fields.target_language ? { target_language: fields.target_language } : {}),
@@ -147,20 +146,25 @@ export async function documentsRoutes(fastify: FastifyInstance) {
           fields: { target_language },
         });
       }
-      // Typed text is not a job: a person waits on it, and it goes before document work.
+      // Typed text runs as a job too, so a signed-in person finds its translation again after a
+      // reload and on another device (GET /api/jobs); its calls still go before document work.
       const t = parse(translateTextRequestSchema, input.fields);
       requireModel(app.ai);
-      const translation = await translateText(
-        {
-          ai: app.ai,
-          owner: user.id,
-          priority: 'interactive',
-          signal: abortOnDisconnect(reply),
-        },
-        t.text,
-        { target: t.target_language, source: t.source_language },
-      );
-      return { translation };
+      const jobId = await app.jobs.create({
+        kind: 'translate',
+        userId: user.id,
+        sessionId: user.sessionId,
+        about: { target_language: t.target_language, text: t.text.slice(0, 200) },
+        input: {
+          source: { kind: 'typed' },
+          fields: {
+            text: t.text,
+            target_language: t.target_language,
+            ...(t.source_language ? { source_language: t.source_language } : {}),
+          },
+        } satisfies DocumentJobInput,
+      });
+      return answerJob(app.jobs, request, reply, jobId);
     },
   );
 
@@ -207,15 +211,21 @@ export async function documentsRoutes(fastify: FastifyInstance) {
     {
       ...auth,
       schema: form(
-        '`file` or `file_id` → VADER scores per row (csv/xlsx) or paragraph. Works without a model.',
+        '`file` or `file_id`, optional `column` → VADER scores per row (csv/xlsx: in the ' +
+          'column with the most words per cell, or `column`, one of `column_choices`; an ' +
+          'unknown one is a 400) or paragraph. Works without a model.',
         sentimentResponseSchema,
       ),
     },
-    async (request, reply) =>
-      runAsJob(request, reply, await readDocumentRequest(request), {
+    async (request, reply) => {
+      const input = await readDocumentRequest(request);
+      const { column } = parse(sentimentRequestSchema, input.fields);
+      return runAsJob(request, reply, input, {
         kind: 'sentiment',
         needsModel: false,
-      }),
+        fields: column === undefined ? {} : { column },
+      });
+    },
   );
 
   app.post(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { estimateTokens } from '../ai/token-estimate';
-import { makePdf } from './reader/test-fixtures';
+import { estimateTokens } from '../ai';
+import { makePdf } from '../files/testing';
 import { planSummary } from './summarize.service';
 import { postForm } from './test-helpers';
 

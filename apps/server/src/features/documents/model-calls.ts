@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../../lib/http-error';
+import { linkedController } from '../../lib/linked-signal';
 import {
   assertModelUsable,
   generate,
@@ -7,14 +8,15 @@ import {
   type CallPriority,
   type ChatTurn,
   type LanguageModel,
-} from '../ai/language-model';
-import type { WorkProgress } from '../ai/work-progress';
+  type WorkProgress,
+} from '../ai';
 import type { Embedder } from './retrieval/embeddings';
 
 /**
  * What the document services need from the AI engine. `contextTokens` overrides the model's
  * window (tests and the bench use a small one to prove chunking); `signal` stops the remaining
- * calls of a long map-reduce when the client goes away.
+ * calls of a long map-reduce (the job cancelled or taken over, the client gone; mapCalls links
+ * one per action that a failed call aborts too).
  */
 export interface AiDeps {
   ai: LanguageModel;
@@ -73,23 +75,42 @@ export function inputBudget(
   return Math.floor(free * 0.95);
 }
 
-/** One model call: never without maxTokens, trimmed answer; done once per job (deps.parts). */
-export async function complete(deps: AiDeps, turns: ChatTurn[], maxTokens: number) {
+/**
+ * One model call: never without maxTokens, trimmed answer; done once per job (deps.parts).
+ * `onText` sees the answer so far as it arrives (a question's answer streams to the asker).
+ */
+export async function complete(
+  deps: AiDeps,
+  turns: ChatTurn[],
+  maxTokens: number,
+  onText?: (soFar: string) => void,
+) {
   const key = deps.parts && callKey(turns, maxTokens);
   const done = key ? await deps.parts!.get(key) : undefined;
   if (done !== undefined) {
     deps.progress?.partDone();
     return done;
   }
+  // Stopped while the part was looked up (a sibling failed, the job was cancelled): no call.
+  deps.signal?.throwIfAborted();
   const tokens = promptTokens(deps.ai, turns);
-  const text = await generate(deps.ai, turns, {
+  const options = {
     maxTokens,
     temperature: 0.2,
     signal: deps.signal,
     priority: deps.priority ?? 'batch',
     owner: deps.owner,
     work: deps.progress,
-  });
+  };
+  let text = '';
+  if (onText) {
+    for await (const piece of deps.ai.stream(turns, options)) {
+      text += piece;
+      onText(text);
+    }
+  } else {
+    text = await generate(deps.ai, turns, options);
+  }
   const answer = text.trim();
   if (key) await deps.parts!.put(key, answer);
   deps.progress?.partDone();
@@ -123,21 +144,44 @@ export async function completeIfAvailable(
   }
 }
 
-/** Maps with at most `limit` calls in flight, keeping the order of the results. */
-export async function mapLimit<T, R>(
+/**
+ * The model calls of one action (the parts of a summary or a translation), at most `limit` in
+ * flight, results in order. They share one signal, linked to the action's own (cancel, lease
+ * lost, shutdown, client gone): the first call that fails aborts it, so its siblings stop at once
+ * wherever they are (waiting at the scheduler or for a shared slot, running at the model) and no
+ * further call starts. Otherwise a refused part (a context overflow answers 400) would fail the
+ * action while the rest of a 10 MB document went on through the model, for nobody.
+ */
+export async function mapCalls<T, R>(
+  deps: AiDeps,
   items: T[],
   limit: number,
-  fn: (item: T, index: number) => Promise<R>,
+  fn: (item: T, deps: AiDeps) => Promise<R>,
 ): Promise<R[]> {
+  const siblings = linkedController(deps.signal);
+  const shared: AiDeps = { ...deps, signal: siblings.signal };
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !siblings.signal.aborted) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      out[i] = await fn(items[i]!, shared);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const stopOthers = (err: unknown) => {
+    if (!siblings.signal.aborted) siblings.controller.abort(err);
+    throw err;
+  };
+  try {
+    const workers = Array.from({ length: Math.min(limit, items.length) }, () =>
+      worker().catch(stopOthers),
+    );
+    await Promise.all(workers);
+  } finally {
+    siblings.dispose();
+  }
+  // A cancel between the last call and here: the action stops, whatever it had.
+  siblings.signal.throwIfAborted();
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { EnglishDialect, ProofreadIssue, ProofreadResponse } from '@inkwell/contract';
-import type { ChatTurn } from '../ai/language-model';
+import type { ChatTurn } from '../ai';
 import { splitOversized } from './chunking';
 import {
   clamp,
@@ -10,18 +10,27 @@ import {
   promptTokens,
   type AiDeps,
 } from './model-calls';
-import { lintInWorker } from './proofread/harper-pool';
+import { proofreadInWorker } from './proofread/harper-pool';
 
 /**
- * Proofreading: Harper finds the issues (offline, deterministic), its first suggestions give the
- * corrected text, and the model, when there is one, only writes `response`: a short explanation
- * of the main problems, or what the user asked for in `text` (e.g. "make it more formal").
- * Long documents are checked up to PROOFREAD_MAX_CHARS (Harper takes ~2 s per 100 000 characters,
- * in a worker thread). The English checked against is the user's setting, or the text's own
- * (proofread/english-dialect.ts): a British text gets no American corrections.
+ * Proofreading: Harper finds the issues (offline, deterministic) and the corrected text applies
+ * only the safe corrections (proofread/safe-corrections.ts: never a name, an acronym, a word in
+ * capitals, a word of the user's dictionary or of another language). The findings are out before
+ * any model call (`progress.partial`, streamed as a `partial` event); the model, when there is
+ * one, then only writes `response`: a short explanation of the main problems, or what the user
+ * asked for in `text` (e.g. "make it more formal"). Long documents are checked up to
+ * PROOFREAD_MAX_CHARS (Harper takes ~2 s per 100 000 characters, in a worker thread). The English
+ * checked against is the user's setting, or the text's own (proofread/english-dialect.ts): a
+ * British text gets no American corrections.
  */
 export const PROOFREAD_MAX_CHARS = 100_000;
-const MAX_ISSUES = 2000;
+
+export interface ProofreadOptions {
+  instruction?: string;
+  dialect?: EnglishDialect;
+  /** The user's personal dictionary. */
+  words?: string[];
+}
 
 const SYSTEM =
   'You are a helpful editor. You are given a text and the issues a grammar checker found in it.';
@@ -29,66 +38,48 @@ const SYSTEM =
 export async function proofread(
   deps: AiDeps,
   documentText: string,
-  instruction?: string,
-  dialect?: EnglishDialect,
+  options: ProofreadOptions = {},
 ): Promise<ProofreadResponse> {
   const truncated = documentText.length > PROOFREAD_MAX_CHARS;
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
-  deps.progress?.stage('checking', modelAvailable(deps.ai) ? 1 : 0);
-  const findings = await lintInWorker(text, dialect);
-  const issues: ProofreadIssue[] = findings.slice(0, MAX_ISSUES).map((f) => ({
-    message: f.message,
-    offset: f.start,
-    length: f.end - f.start,
-    suggestions: f.suggestions,
-    rule: f.rule,
-  }));
-  const corrected_text = applyFirstSuggestions(text, issues);
-  const response = await explain(deps, corrected_text, issues, instruction?.trim() || undefined);
-  if (response === null) {
-    return {
-      response: plainSummary(issues, truncated),
-      issues,
-      corrected_text,
-      truncated,
-      ai: false,
-    };
-  }
-  return { response, issues, corrected_text, truncated, ai: true };
+  const withModel = modelAvailable(deps.ai);
+  deps.progress?.stage('checking', withModel ? 1 : 0);
+  const { issues, corrected } = await proofreadInWorker(text, options.dialect, options.words);
+  const findings: ProofreadResponse = {
+    response: plainSummary(issues, truncated, withModel),
+    issues,
+    corrected_text: corrected,
+    truncated,
+    ai: false,
+  };
+  // The findings need no model: whoever follows the work has them now, notes or not.
+  deps.progress?.partial(findings);
+  const instruction = options.instruction?.trim() || undefined;
+  const response = withModel ? await explain(deps, corrected, issues, instruction) : null;
+  return response === null ? findings : { ...findings, response, ai: true };
 }
 
-/** Applies every issue's first suggestion, from the end so earlier offsets stay valid; overlaps are skipped. */
-export function applyFirstSuggestions(text: string, issues: ProofreadIssue[]): string {
-  const sorted = issues
-    .filter((i) => i.suggestions.length > 0)
-    .sort((a, b) => b.offset - a.offset || b.length - a.length);
-  // Joined once at the end: splicing each fix into the whole text would copy it per issue
-  // (thousands of times 100,000 characters, on the event loop).
-  const parts: string[] = [];
-  let limit = Infinity;
-  for (const i of sorted) {
-    if (i.offset + i.length > limit) continue;
-    parts.push(text.slice(i.offset + i.length, limit), i.suggestions[0]!);
-    limit = i.offset;
-  }
-  parts.push(text.slice(0, limit));
-  return parts.reverse().join('');
-}
-
-function plainSummary(issues: ProofreadIssue[], truncated: boolean): string {
+function plainSummary(issues: ProofreadIssue[], truncated: boolean, withModel: boolean): string {
+  const who = withModel
+    ? 'Automatic check (Harper)'
+    : 'Automatic check (Harper, no AI model available)';
   const scope = truncated
     ? `the first ${PROOFREAD_MAX_CHARS.toLocaleString('en')} characters`
     : 'the text';
-  if (issues.length === 0) {
-    return `Automatic check (Harper, no AI model available): no issues found in ${scope}.`;
-  }
+  if (issues.length === 0) return `${who}: no issues found in ${scope}.`;
   const byRule = new Map<string, number>();
   for (const i of issues) byRule.set(i.rule, (byRule.get(i.rule) ?? 0) + 1);
   const parts = [...byRule].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.toLowerCase()}`);
+  const applied = issues.filter((i) => i.correction !== undefined).length;
+  const kept = issues.filter((i) => i.kept && i.kept !== 'no-suggestion' && i.kept !== 'overlap');
   return (
-    `Automatic check (Harper, no AI model available): ${issues.length} possible ` +
-    `issue${issues.length === 1 ? '' : 's'} in ${scope} (${parts.join(', ')}). ` +
-    'The corrected text applies the first suggestion for each.'
+    `${who}: ${issues.length} possible issue${issues.length === 1 ? '' : 's'} in ${scope} ` +
+    `(${parts.join(', ')}). The corrected text applies ${applied} safe ` +
+    `correction${applied === 1 ? '' : 's'}` +
+    (kept.length > 0
+      ? `; ${kept.length} flagged word${kept.length === 1 ? ' is' : 's are'} kept as written ` +
+        '(names, acronyms, words in capitals or in another language, your dictionary).'
+      : '.')
   );
 }
 
@@ -105,7 +96,7 @@ async function explain(
     : 'Explain briefly, in a few bullet points, the main kinds of mistakes and how they were fixed.';
   const list = issues
     .slice(0, 30)
-    .map((i) => `- ${i.rule}: ${i.message} (${i.suggestions[0] ?? 'no suggestion'})`)
+    .map((i) => `- ${i.rule}: ${i.message} (${i.correction ?? `kept as written: ${i.kept}`})`)
     .join('\n');
   const head = `${task}\n\nIssues found (${issues.length}):\n${list || '- none'}\n\nCorrected text:\n`;
   const turns = (body: string): ChatTurn[] => [

@@ -1,8 +1,9 @@
 import vader from 'vader-sentiment';
 import type { SentimentLabel, SentimentResponse } from '@inkwell/contract';
+import { badRequest } from '../../lib/http-error';
 import { documentPieces, splitParagraphs } from './chunking';
 import { clamp, completeIfAvailable, contextOf, modelAvailable, type AiDeps } from './model-calls';
-import type { ExtractResult } from './reader';
+import type { ExtractResult } from '../files';
 import { hasNamedTextColumn, pickTextColumn } from './text-column';
 
 /**
@@ -30,22 +31,27 @@ export interface SentimentTexts {
   column?: string;
   /** Each sheet's own column (xlsx): a sheet's column is picked from that sheet alone. */
   columns?: { sheet: string; column: string }[];
+  /** The columns that may be asked for instead (every sheet's, once each). */
+  column_choices?: string[];
 }
 
 /**
  * The texts to score: one per data row for tables, one per paragraph otherwise. Each sheet's
- * column is picked from that sheet alone; when some sheets name their text column ("Comment"),
- * sheets that name none (a cover sheet saying "Prepared by Ada") are left out.
+ * column is picked from that sheet alone (the one with the most words per cell, or the one named
+ * `column`); when some sheets name their text column ("Comment"), sheets that name none (a cover
+ * sheet saying "Prepared by Ada") are left out. A `column` no sheet has is a 400.
  */
-export function sentimentTexts(doc: ExtractResult): SentimentTexts {
+export function sentimentTexts(doc: ExtractResult, column?: string): SentimentTexts {
   const withRows = doc.units.filter((u) => u.kind === 'sheet' && u.rows && u.rows.length > 0);
   const named = withRows.filter((u) => hasNamedTextColumn(u.rows!));
-  const sheets = named.length > 0 ? named : withRows;
+  const sheets = column !== undefined || named.length === 0 ? withRows : named;
   if (sheets.length > 0) {
     const texts: SentimentTexts['texts'] = [];
     const columns: { sheet: string; column: string }[] = [];
+    const choices = new Set<string>();
     for (const sheet of sheets) {
-      const pick = pickTextColumn(sheet.rows!);
+      for (const name of pickTextColumn(sheet.rows!)?.names ?? []) choices.add(name);
+      const pick = pickTextColumn(sheet.rows!, column);
       if (!pick) continue;
       columns.push({ sheet: sheet.label, column: pick.name });
       for (const row of sheet.rows!.slice(pick.dataStart)) {
@@ -53,8 +59,12 @@ export function sentimentTexts(doc: ExtractResult): SentimentTexts {
         if (cell) texts.push({ text: cell, sheet: sheet.label });
       }
     }
-    return { texts, column: columns[0]?.column, columns };
+    if (column !== undefined && columns.length === 0) {
+      throw badRequest(`Unknown column "${column}". Columns: ${[...choices].join(', ')}`);
+    }
+    return { texts, column: columns[0]?.column, columns, column_choices: [...choices] };
   }
+  if (column !== undefined) throw badRequest('Only a csv or xlsx table has columns to choose');
   const pieces = documentPieces(doc.units).map((p) => p.text);
   return { texts: (pieces.length ? pieces : splitParagraphs(doc.text)).map((text) => ({ text })) };
 }
@@ -62,9 +72,10 @@ export function sentimentTexts(doc: ExtractResult): SentimentTexts {
 export async function analyzeSentiment(
   deps: AiDeps,
   doc: ExtractResult,
+  chosenColumn?: string,
 ): Promise<SentimentResponse> {
   deps.progress?.stage('scoring');
-  const { texts, column, columns } = sentimentTexts(doc);
+  const { texts, column, columns, column_choices } = sentimentTexts(doc, chosenColumn);
   const scored = texts.slice(0, MAX_ITEMS).map((t) => ({ ...t, ...score(t.text) }));
   const mean = scored.reduce((s, i) => s + i.score, 0) / Math.max(1, scored.length);
   const overall = { label: label(mean), score: Math.round(mean * 10_000) / 10_000 };
@@ -77,6 +88,7 @@ export async function analyzeSentiment(
     ai: false,
     column,
     columns,
+    column_choices,
   };
   if (!modelAvailable(deps.ai) || items.length === 0) return plain;
   deps.progress?.stage('writing overview', 1);
@@ -99,7 +111,7 @@ export async function analyzeSentiment(
     ],
     clamp(Math.floor(contextOf(deps) / 8), 96, 400),
   );
-  return response === null ? plain : { response, overall, items, ai: true, column, columns };
+  return response === null ? plain : { ...plain, response, ai: true };
 }
 
 function describe(

@@ -1,20 +1,20 @@
 import type { SummaryMode } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
-import type { ChatTurn } from '../ai/language-model';
+import { estimateTokens, type ChatTurn } from '../ai';
 import { splitOversized, type Chunk } from './chunking';
 import { cpuPool } from '../../workers/cpu-pool';
-import { estimateTokens } from '../ai/token-estimate';
+import type { DocumentsCpuTasks } from './documents.cpu';
 import {
   clamp,
   complete,
   contextOf,
   inputBudget,
-  mapLimit,
+  mapCalls,
   promptTokens,
   requireModel,
   type AiDeps,
 } from './model-calls';
-import type { TextUnit } from './reader';
+import type { TextUnit } from '../files';
 
 /**
  * Map-reduce summary. Every prompt is budgeted so that prompt + reply fit the context window:
@@ -75,25 +75,29 @@ export async function summarizeDocument(
   requireModel(deps.ai);
   const plan = planSummary(deps);
   const count = (t: string) => deps.ai.countTokens(t);
-  const chunks = await chunksInPool(units, opts, plan.chunkBudget, count);
+  const chunks = await chunksInPool(units, opts, plan.chunkBudget, count, deps.signal);
   if (chunks.length === 0) throw badRequest('This file has no text we can read.');
   deps.progress?.stage('summarizing', expectedCalls(chunks, plan));
   if (chunks.length === 1) {
     return complete(deps, turns(SINGLE + chunks[0]!.text), plan.finalTokens);
   }
-  let partials = await mapLimit(chunks, PARALLEL_CALLS, async (chunk) => {
-    const text = await complete(deps, turns(MAP(chunk.ref) + chunk.text), plan.partialTokens);
+  let partials = await mapCalls(deps, chunks, PARALLEL_CALLS, async (chunk, siblings) => {
+    const text = await complete(siblings, turns(MAP(chunk.ref) + chunk.text), plan.partialTokens);
     return `[${chunk.ref}] ${capTokens(text, plan.partialTokens, count)}`;
   });
-  deps.progress?.stage('combining');
   for (;;) {
     const groups = groupToBudget(partials, plan.chunkBudget, count);
+    // The calls left, counted again each round from the real groups (a group of one needs no
+    // call): the time left follows what remains, not the first plan's guess.
+    const thisRound = groups.length === 1 ? 1 : groups.filter((g) => g.length > 1).length;
+    deps.progress?.stage('combining', thisRound + combineCalls(groups.length, plan));
     if (groups.length === 1) {
       return complete(deps, turns(REDUCE + groups[0]!.join('\n\n')), plan.finalTokens);
     }
-    partials = await mapLimit(groups, PARALLEL_CALLS, async (group) => {
+    partials = await mapCalls(deps, groups, PARALLEL_CALLS, async (group, siblings) => {
       if (group.length === 1) return group[0]!;
-      const text = await complete(deps, turns(REDUCE + group.join('\n\n')), plan.partialTokens);
+      const prompt = turns(REDUCE + group.join('\n\n'));
+      const text = await complete(siblings, prompt, plan.partialTokens);
       return capTokens(text, plan.partialTokens, count);
     });
   }
@@ -135,15 +139,19 @@ export function groupToBudget(
 /** The bound the bench checks: map calls plus the combine calls of a full reduce tree. */
 export function expectedCalls(chunks: Chunk[], plan: SummaryPlan): number {
   if (chunks.length <= 1) return chunks.length;
+  return chunks.length + combineCalls(chunks.length, plan);
+}
+
+/** The combine calls that reduce `n` partial summaries to one, a full tree of them. */
+function combineCalls(n: number, plan: SummaryPlan): number {
   const perGroup = Math.max(2, Math.floor(plan.chunkBudget / (plan.partialTokens + 16)));
-  let n = chunks.length;
   let combines = 0;
   while (n > 1) {
     const groups = Math.ceil(n / perGroup);
     combines += groups;
     n = groups;
   }
-  return chunks.length + combines;
+  return combines;
 }
 
 /** Characters of the document that measure the model's tokens per estimated token. */
@@ -162,15 +170,15 @@ async function chunksInPool(
   opts: SummaryOptions,
   budget: number,
   count: (t: string) => number,
+  /** The job's: a cancel stops the cutting too (its worker is ended). */
+  signal?: AbortSignal,
 ): Promise<Chunk[]> {
   const tokensPerEstimate = modelTokensPerEstimate(units, count);
-  const chunks = await cpuPool().run('summaryChunks', {
-    units,
-    mode: opts.mode,
-    maxTokens: opts.maxTokens,
-    budget,
-    tokensPerEstimate,
-  });
+  const chunks = await cpuPool<DocumentsCpuTasks>().run(
+    'summaryChunks',
+    { units, mode: opts.mode, maxTokens: opts.maxTokens, budget, tokensPerEstimate },
+    { signal },
+  );
   // Rate 1: the model counts by the same estimate (an OpenAI-compatible server); no check.
   if (tokensPerEstimate === 1) return chunks;
   return chunks.flatMap((c) =>

@@ -1,7 +1,7 @@
 import type { FileExtension } from '@inkwell/contract';
 import type { OpenAIRequestBody } from '../../../test/openai-test-server';
 import type { TestServer } from '../../../test/test-app';
-import { makeDocx, makePdf, makePptx, makeXlsx } from './reader/test-fixtures';
+import { makeDocx, makePdf, makePptx, makeXlsx } from '../files/testing';
 
 /** Shared by the documents tests: one small document per type carrying a marker word. */
 export const TYPES: FileExtension[] = ['txt', 'csv', 'xlsx', 'docx', 'pptx', 'pdf'];

@@ -1,15 +1,15 @@
 import type { TranslationLanguage } from '@inkwell/contract';
-import type { ChatTurn } from '../ai/language-model';
+import type { ChatTurn } from '../ai';
 import { documentPieces, splitOversized, splitParagraphs } from './chunking';
 import {
   complete,
   contextOf,
-  mapLimit,
+  mapCalls,
   promptTokens,
   requireModel,
   type AiDeps,
 } from './model-calls';
-import type { TextUnit } from './reader';
+import type { TextUnit } from '../files';
 
 /**
  * Translation of texts of any length: paragraphs are packed into chunks that leave room for a
@@ -62,13 +62,13 @@ async function translateParagraphs(deps: AiDeps, paragraphs: string[], t: Transl
   const count = (s: string) => deps.ai.countTokens(s);
   const chunks = packSegments(toSegments(paragraphs, budget, count), budget, count);
   deps.progress?.stage('translating', chunks.length);
-  const out = await mapLimit(chunks, PARALLEL_CALLS, async (chunk) => {
+  const out = await mapCalls(deps, chunks, PARALLEL_CALLS, async (chunk, siblings) => {
     const input = joinSegments(chunk);
     const turns: ChatTurn[] = [
       { role: 'system', content: system(t) },
       { role: 'user', content: input },
     ];
-    return complete(deps, turns, 2 * count(input) + 32);
+    return complete(siblings, turns, 2 * count(input) + 32);
   });
   return chunks.map((chunk, i) => (i === 0 ? '' : chunk[0]!.join) + out[i]).join('');
 }

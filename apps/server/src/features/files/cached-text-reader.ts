@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import type { ExtractResult } from '../documents/reader';
+import type { ExtractResult } from './reader';
 
 /** A cached text as stored (see files.service.ts cacheText): the reader's result and its version. */
 export type CachedText = ExtractResult & { reader?: number };
@@ -8,7 +8,7 @@ export type CachedText = ExtractResult & { reader?: number };
 const handles = new Map<string, SQLite.Statement<[number], string>>();
 
 /**
- * A file's cached text read and parsed in a CPU worker (workers/cpu-tasks.ts) with the worker's
+ * A file's cached text read and parsed in a CPU worker (src/cpu-tasks.ts) with the worker's
  * own read-only handle: better-sqlite3 reads synchronously, so megabytes of cached text read on
  * the event loop would hold up every request. WAL lets this reader run beside the server's writer.
  */

@@ -1,4 +1,4 @@
-import { JSDOM } from 'jsdom';
+import { jsdom } from '../../lib/lazy-jsdom';
 import mammoth from 'mammoth';
 import type { DocBlock } from '@inkwell/contract';
 
@@ -15,6 +15,7 @@ const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').t
  */
 export async function docxBlocks(bytes: Buffer): Promise<DocBlock[]> {
   const { value: html } = await mammoth.convertToHtml({ buffer: bytes });
+  const { JSDOM } = jsdom();
   const { document } = new JSDOM(`<body>${html}</body>`).window;
   const blocks: DocBlock[] = [];
   for (const el of Array.from(document.body.children)) {

@@ -3,7 +3,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
 import type { Storage } from '../../storage/storage';
-import { makeDocx, makeZipBomb } from '../documents/reader/test-fixtures';
+import { makeDocx, makeZipBomb } from './reader/test-fixtures';
 import { getFileText, type FilesDeps } from './files.service';
 import { PENDING_PREFIX } from './files.repo';
 import { sweepOrphans } from './files.sweep';

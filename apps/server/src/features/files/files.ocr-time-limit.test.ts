@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewResponse } from '@inkwell/contract';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { configureReader } from '../documents/reader';
-import { makeScannedPdf } from '../documents/reader/scan-fixtures';
+import { configureReader } from './reader';
+import { makeScannedPdf } from './reader/scan-fixtures';
 import { filesRepo } from './files.repo';
 import { uploadOk } from './test-helpers';
 

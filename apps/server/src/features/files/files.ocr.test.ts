@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewResponse } from '@inkwell/contract';
 import { loadSettings } from '../../config';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
-import { makeScannedPdf } from '../documents/reader/scan-fixtures';
+import { makeScannedPdf } from './reader/scan-fixtures';
 import { uploadOk } from './test-helpers';
 
 describe('a scanned pdf over HTTP (OCR)', () => {

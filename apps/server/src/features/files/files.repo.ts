@@ -127,11 +127,14 @@ export const filesRepo = {
   list: (db: Db, userId: number) =>
     db
       .selectFrom('files')
-      .select(itemColumns)
-      .where('user_id', '=', userId)
+      // Its place in the search index (features/documents/knowledge): no row yet is 'reading'.
+      .leftJoin('search_files', 'search_files.file_id', 'files.id')
+      .select(itemColumns.map((c) => `files.${c}` as const))
+      .select(['search_files.state as search', 'search_files.error as search_error'])
+      .where('files.user_id', '=', userId)
       .where('file_name', 'not like', `${PENDING_PREFIX}%`)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('files.created_at', 'desc')
+      .orderBy('files.id', 'desc')
       .execute(),
 
   /** Any user's file by id (ownership is checked by the service, in one place). */

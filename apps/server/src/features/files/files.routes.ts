@@ -11,6 +11,7 @@ import {
   uploadFileResponseSchema,
 } from '@inkwell/contract';
 import { badRequest } from '../../lib/http-error';
+import { firstFormFile } from '../../lib/multipart-form';
 import { requireUser } from '../../plugins/auth';
 import { contentDisposition } from './file-names';
 import * as files from './files.service';
@@ -62,13 +63,17 @@ export async function filesRoutes(fastify: FastifyInstance) {
           201: uploadFileResponseSchema,
           413: errorResponseSchema,
           415: errorResponseSchema,
+          503: errorResponseSchema, // the S3 store failed (storage.ts StorageUnavailableError)
+          507: errorResponseSchema, // no room: nothing was stored
           ...errors,
         },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const part = request.isMultipart() ? await request.file(multipartBuffers) : undefined;
+      const part = request.isMultipart()
+        ? await firstFormFile(request, multipartBuffers)
+        : undefined;
       if (!part) throw badRequest('No file uploaded');
       const length = Number(request.headers['content-length']);
       const result = await uploadFile(deps, user.id, {
@@ -77,7 +82,9 @@ export async function filesRoutes(fastify: FastifyInstance) {
         contentLength: Number.isFinite(length) && length > 0 ? length : undefined,
       });
       app.metrics.uploads.inc();
-      return reply.code(201).send(result);
+      // Searchable seconds after the upload: indexed now, off this request (features/documents/knowledge).
+      app.knowledge.add(result.file.id, user.id);
+      return reply.code(201).send({ ...result, file: { ...result.file, search: 'reading' } });
     },
   );
 

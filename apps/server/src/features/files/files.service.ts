@@ -3,19 +3,22 @@ import {
   ACCOUNT_QUOTA_BYTES,
   type FileExtension,
   type FileItem,
+  type FileSearchState,
   type MyFilesResponse,
   type PreviewResponse,
 } from '@inkwell/contract';
 import { sqliteFileOf, type Db, type Dialect } from '../../db/database';
 import { conflict, badRequest, notFound } from '../../lib/http-error';
+import { isOutOfSpace } from '../../lib/out-of-space';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
-import { extractText, READER_VERSION, type ExtractResult } from '../documents/reader';
+import { extractText, READER_VERSION, type ExtractResult } from './reader';
 import { DOCX_BLOCKS_MAX_BYTES } from './docx-blocks';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
 import { cpuPool } from '../../workers/cpu-pool';
+import type { FilesCpuTasks } from './files.cpu';
 import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
 
 export interface FilesDeps {
@@ -54,7 +57,11 @@ export async function findOwnedFile(
 export async function listFiles(deps: FilesDeps, userId: number): Promise<MyFilesResponse> {
   const rows = await filesRepo.list(deps.db, userId);
   return {
-    files: rows.map(toItem),
+    files: rows.map((r) => ({
+      ...toItem(r),
+      search: (r.search ?? 'reading') as FileSearchState,
+      search_error: r.search === 'unreadable' ? r.search_error : null,
+    })),
     used_bytes: rows.reduce((sum, r) => sum + Number(r.size), 0),
     quota_bytes: deps.quotaBytes ?? ACCOUNT_QUOTA_BYTES,
   };
@@ -113,9 +120,9 @@ export async function getFileText(
  */
 async function readCachedText(deps: FilesDeps, fileId: number) {
   const dbFile = sqliteFileOf(deps.db);
-  if (dbFile) return cpuPool().run('readCachedText', { dbFile, fileId });
+  if (dbFile) return cpuPool<FilesCpuTasks>().run('readCachedText', { dbFile, fileId });
   const cached = await filesRepo.getCachedText(deps.db, fileId);
-  return cached === undefined ? undefined : cpuPool().run('parseCachedText', cached);
+  return cached === undefined ? undefined : cpuPool<FilesCpuTasks>().run('parseCachedText', cached);
 }
 
 /** The time limit of a background read of a document cut short by the reader's own limit. */
@@ -141,14 +148,13 @@ function rereadInBackground(deps: FilesDeps, file: FileRow) {
   })();
 }
 
-function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult) {
+/** The cache is an extra: with no room for it (a full disk) the text is answered uncached. */
+async function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult) {
   const { timedOut: _, ...final } = result;
-  return filesRepo.putCachedText(
-    deps.db,
-    deps.dialect,
-    fileId,
-    JSON.stringify({ ...final, reader: READER_VERSION }),
-  );
+  const content = JSON.stringify({ ...final, reader: READER_VERSION });
+  await filesRepo.putCachedText(deps.db, deps.dialect, fileId, content).catch((err: unknown) => {
+    if (!isOutOfSpace(err)) throw err;
+  });
 }
 
 /** The docx's headings, lists and tables; undefined (text only) when too large or unreadable. */
@@ -164,7 +170,7 @@ async function docxLayout(deps: FilesDeps, file: FileRow) {
       bytes.set(c, at);
       at += c.length;
     }
-    return await cpuPool().run('docxBlocks', bytes, [bytes.buffer]);
+    return await cpuPool<FilesCpuTasks>().run('docxBlocks', bytes, { transfer: [bytes.buffer] });
   } catch {
     return undefined; // the reader already read its text; the layout is a nicety
   }

@@ -5,13 +5,7 @@ import {
   testDialects,
   type TestServer,
 } from '../../../test/test-app';
-import {
-  encodeLegacy,
-  makeDocx,
-  makePdf,
-  makePptx,
-  makeXlsx,
-} from '../documents/reader/test-fixtures';
+import { encodeLegacy, makeDocx, makePdf, makePptx, makeXlsx } from './reader/test-fixtures';
 import { filesRepo } from './files.repo';
 import { getFileText, type FilesDeps } from './files.service';
 import { upload, uploadOk } from './test-helpers';

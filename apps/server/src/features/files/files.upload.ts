@@ -9,12 +9,22 @@ import {
   type UploadFileResponse,
 } from '@inkwell/contract';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/http-error';
+import { formReadError } from '../../lib/multipart-form';
 import { userPrefix } from '../../storage/storage';
 import { allowedExtension, cleanUploadBase, uniqueName } from './file-names';
 import { filesRepo, isUniqueViolation } from './files.repo';
 import { toItem, type FilesDeps } from './files.service';
 import { UploadGuard } from './upload-guard';
-import { UPLOAD_LEASE, deadBefore, keepReservationAlive, uploadInterrupted } from './upload-lease';
+import {
+  UPLOAD_LEASE,
+  deadBefore,
+  keepReservationAlive,
+  uploadInterrupted,
+  type UploadLease,
+} from './upload-lease';
+
+/** How often a failed upload tries again to give its reservation back (see dropReservation). */
+const RESERVATION_RETRY_MS = 1000;
 
 export const QUOTA_EXCEEDED_MESSAGE =
   'Your storage is full (100 MB per account). Delete some files to upload more.';
@@ -69,7 +79,8 @@ export async function uploadFile(
         guard.lowerCap(r.reserved, () => payloadTooLarge(QUOTA_EXCEEDED_MESSAGE));
     }),
   );
-  upload.file.on('error', (err) => guard.destroy(err));
+  // An error of the incoming stream is the request's (a form cut short): a 400, not ours.
+  upload.file.on('error', (err) => guard.destroy(formReadError(err)));
   guard.on('error', () => {
     // Stop storing, but keep reading the request body so the client gets the error response.
     upload.file.unpipe(guard);
@@ -89,11 +100,35 @@ export async function uploadFile(
   } catch (err) {
     await deps.storage.delete(storageKey).catch(() => {});
     const reserved = await reservation.catch(() => null);
-    if (reserved) await filesRepo.deleteRowOf(deps.db, reserved.id, storageKey).catch(() => {});
+    if (reserved) await dropReservation(deps, lease, reserved.id, storageKey);
     throw err;
   } finally {
     alive.stop();
   }
+}
+
+/**
+ * Gives a failed upload's reserved quota back. On a full disk that write can fail too (the
+ * database has no room for it either): it is tried again every second in the background, so
+ * the quota returns as soon as there is room, not only when the sweep finds the row dead.
+ */
+async function dropReservation(deps: FilesDeps, lease: UploadLease, id: number, key: string) {
+  const drop = () => filesRepo.deleteRowOf(deps.db, id, key);
+  if (
+    await drop().then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const giveUpAt = Date.now() + lease.deadAfterMs;
+  const retry = setInterval(() => {
+    void drop().then(
+      () => clearInterval(retry),
+      () => Date.now() > giveUpAt && clearInterval(retry), // the sweep takes it from here
+    );
+  }, RESERVATION_RETRY_MS);
+  retry.unref();
 }
 
 /** Two uploads of the same name may race for `name (1)`; the unique index decides, we retry. */

@@ -28,3 +28,17 @@ export async function registerWithId(server: TestServer) {
   const u = await registerUser(server);
   return { token: u.token, id: server.app.accessTokens.verify(u.token)!.userId };
 }
+
+/** What an account's files look like from outside and inside: its listing and its rows. */
+export async function accountFilesState(server: TestServer, user: { token: string; id: number }) {
+  const list = (await (await server.request('/api/my_files', { token: user.token })).json()) as {
+    files: { file_name: string }[];
+    used_bytes: number;
+  };
+  const rows = await server.app.db
+    .selectFrom('files')
+    .select(['id', 'size'])
+    .where('user_id', '=', user.id)
+    .execute();
+  return { names: list.files.map((f) => f.file_name), used: list.used_bytes, rows };
+}

@@ -2,8 +2,8 @@ import type { InviteResponse } from '@inkwell/contract';
 import type { Db } from '../../db/database';
 import { badRequest, conflict } from '../../lib/http-error';
 import { isoIn, nowIso } from '../../lib/time';
-import { hashToken, newOpaqueToken } from '../auth/opaque-token';
-import type { Mailer } from '../mail/mailer';
+import { hashToken, newOpaqueToken } from '../../lib/opaque-token';
+import type { Mailer } from '../mail';
 import { invitationsRepo } from './invitations.repo';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowModelServer } from '../../../test/slow-model-server';
-import { testDialects, type TestServer } from '../../../test/test-app';
-import { postForm } from '../documents/test-helpers';
-import { registerWithId } from '../files/test-helpers';
-import { deleteAccount } from '../users/users.service';
+import { registerUser, testDialects, type TestServer } from '../../../test/test-app';
+import { postForm } from '../documents/testing';
+import { registerWithId } from '../files/testing';
+import { accountCleanup } from '../../account-cleanup';
+import { deleteAccount } from '../users';
 import { jobsRepo } from './jobs.repo';
 import { startServerWithModel, stopServerWithModel } from './jobs.test-helper';
 
@@ -29,9 +30,9 @@ describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
   };
 
   /** A summary whose model calls wait: it stays running with its input stored. */
-  async function runningSummary(token: string) {
+  async function runningSummary(token: string, name = 'notes.txt') {
     const pending = postForm(server, '/api/summarize', token, {
-      file: { name: 'notes.txt', bytes: new TextEncoder().encode('Gulls at dawn. '.repeat(400)) },
+      file: { name, bytes: new TextEncoder().encode('Gulls at dawn. '.repeat(400)) },
     });
     let id: string | undefined;
     // A state, waited for as long as a loaded machine needs (poll's default is 1 s).
@@ -39,8 +40,10 @@ describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
       .poll(
         async () => {
           const res = await server.request('/api/jobs', { token });
-          const { jobs } = (await res.json()) as { jobs: { id: string; state: string }[] };
-          id = jobs.find((j) => j.state === 'running')?.id;
+          const { jobs } = (await res.json()) as {
+            jobs: { id: string; state: string; about: { file_name?: string } }[];
+          };
+          id = jobs.find((j) => j.state === 'running' && j.about.file_name === name)?.id;
           return id;
         },
         { timeout: 30_000 },
@@ -65,13 +68,45 @@ describe.each(testDialects())('jobs leave nothing behind (%s)', (dialect) => {
     }
   });
 
+  it("logout on one device cancels that session's jobs; the same user's on another go on", async () => {
+    const release = model.hold();
+    try {
+      const user = await registerUser(server);
+      const login = await server.request('/api/login', {
+        method: 'POST',
+        json: { email: user.email, password: user.password },
+      });
+      const phone = ((await login.json()) as { access_token: string }).access_token;
+      const onLaptop = await runningSummary(user.token, 'laptop.txt');
+      const onPhone = await runningSummary(phone, 'phone.txt');
+      const out = await server.request('/api/logout', { method: 'POST', token: phone });
+      expect(out.status).toBe(200);
+      expect((await jobsRepo.find(server.app.db, onPhone.id))!.state).toBe('cancelled');
+      expect((await onPhone.pending).status).toBe(409);
+      expect((await jobsRepo.find(server.app.db, onLaptop.id))!.state).toBe('running');
+      expect(await jobObjects()).toContain(`jobs/${onLaptop.id}/input`);
+      // The laptop's session holds: its job is still its own to follow and to cancel.
+      const cancel = await server.request(`/api/jobs/${onLaptop.id}`, {
+        method: 'DELETE',
+        token: user.token,
+      });
+      expect(cancel.status).toBe(200);
+      await onLaptop.pending;
+    } finally {
+      release();
+    }
+  });
+
   it("deleting an account deletes its jobs' inputs; another user's stay", async () => {
     const release = model.hold();
     try {
       const [gone, other] = [await registerWithId(server), await registerWithId(server)];
       const mine = await runningSummary(gone.token);
       const theirs = await runningSummary(other.token);
-      await deleteAccount(server.app, gone.id);
+      await deleteAccount(
+        { db: server.app.db, accountCleanup: accountCleanup(server.app) },
+        gone.id,
+      );
       const left = await jobObjects();
       expect(left).not.toContain(`jobs/${mine.id}/input`);
       expect(left).toContain(`jobs/${theirs.id}/input`);

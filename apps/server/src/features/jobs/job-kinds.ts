@@ -1,8 +1,8 @@
-import type { WorkProgress } from '../ai/work-progress';
+import type { WorkProgress } from '../ai';
 
 /**
  * What each kind of job does. Each feature's `<name>.job.ts` registers its kinds, all listed in
- * kinds.ts (documents: summarize, translate...; analysis: accessibility, seo, site), so every
+ * src/job-kinds.ts (documents: summarize, translate...; analysis: accessibility, seo, site), so every
  * process that runs jobs — an app server or `npm run worker` — knows all of them.
  */
 export interface PartCache {

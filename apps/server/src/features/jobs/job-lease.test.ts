@@ -1,22 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobKind } from '@inkwell/contract';
 import { startTestServer, testDialects, type TestServer } from '../../../test/test-app';
+import { nowIso } from '../../lib/time';
 import { jobsRepo } from './jobs.repo';
 
 /**
  * Issue 26: a job's lease is one claim. A process that stalls past JOB_STALE_MS has its job
  * taken over, here by itself; the stalled run then holds no lease: its result does not count,
  * it leaves the job's input alone, and the run that holds the lease finishes the job.
+ * Issue 36: the run that lost its lease was told so (aborted) before it ended, so its `finish`
+ * never ran and the lease check there was never tested. The second case takes the job over from
+ * another process, which this run does not hear of before it ends: its `finish` runs under the
+ * lost lease and must change nothing.
  */
 const KIND = 'lease-test' as JobKind;
+const UNAWARE = 'lease-unaware-test' as JobKind;
 
 describe.each(testDialects())('a job lease is one claim (%s)', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    // Heartbeats every 6 s: the test makes the job stale itself, as a stalled process would.
-    server = await startTestServer({ dialect, env: { JOB_STALE_MS: '60000' } });
+    // Heartbeats every 60 s: the test makes the job stale itself, as a stalled process would, and
+    // no heartbeat tells the second case's run of the takeover before it ends.
+    server = await startTestServer({ dialect, env: { JOB_STALE_MS: '600000' } });
   });
   const runs: { attempt: number; release: () => void; signal: AbortSignal }[] = [];
+  afterEach(() => vi.restoreAllMocks());
   afterAll(async () => {
     for (const run of runs) run.release();
     await server?.close();
@@ -45,7 +53,7 @@ describe.each(testDialects())('a job lease is one claim (%s)', (dialect) => {
         // Until the upkeep has put it back once (a heartbeat may renew it between the two).
         await server.app.db
           .updateTable('jobs')
-          .set({ heartbeat_at: new Date(Date.now() - 120_000).toISOString() })
+          .set({ heartbeat_at: new Date(Date.now() - 2 * 600_000).toISOString() })
           .where('id', '=', id)
           .where('state', '=', 'running')
           .where('attempts', '=', 1)
@@ -76,6 +84,57 @@ describe.each(testDialects())('a job lease is one claim (%s)', (dialect) => {
     expect(row.state).toBe('done');
     expect(JSON.parse(row.result!)).toEqual({ run: 2 });
     expect(row.attempts).toBe(2);
+  });
+  it('a run whose job another process took over reaches its end, which changes nothing', async () => {
+    const jobs = server.app.jobs;
+    const { db } = server.app;
+    let release!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    jobs.register(UNAWARE, async () => {
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      return { by: 'this process' };
+    });
+    const finish = vi.spyOn(jobsRepo, 'finish');
+    const id = await jobs.create({
+      kind: UNAWARE,
+      userId: null,
+      about: {},
+      input: {},
+      upload: Buffer.from('the input'),
+    });
+    await running;
+
+    // Another process finds the job silent and claims it, as its upkeep and its queue would (one
+    // transaction, so this process's own queue cannot claim it in between).
+    const theirs = await db.transaction().execute(async (trx) => {
+      await jobsRepo.requeueStale(trx, new Date(Date.now() + 60_000).toISOString(), nowIso());
+      return jobsRepo.claim(trx, id, 'another-process', nowIso());
+    });
+    expect(theirs).toEqual({ worker: 'another-process', attempt: 2 });
+
+    // This run ends unaware: its finish runs, under its own lease, and is refused.
+    release();
+    await expect.poll(() => finish.mock.calls.length).toBe(1);
+    expect(finish.mock.calls[0]![2]).toEqual({ worker: jobs.workerId, attempt: 1 });
+    expect(await finish.mock.results[0]!.value).toBe(false);
+    const row = (await jobsRepo.find(db, id))!;
+    expect(row).toMatchObject({ state: 'running', worker: 'another-process', attempts: 2 });
+    expect(row.result).toBeNull();
+    // Its input stays for the run that holds the lease.
+    expect(await streamText(jobs.readUpload(id))).toBe('the input');
+
+    // The other process's end counts.
+    const now = nowIso();
+    const ended = await jobsRepo.finish(db, id, theirs!, {
+      state: 'done',
+      result: JSON.stringify({ by: 'another process' }),
+      now,
+      expiresAt: now,
+    });
+    expect(ended).toBe(true);
+    expect(JSON.parse((await jobsRepo.find(db, id))!.result!)).toEqual({ by: 'another process' });
   });
 });
 

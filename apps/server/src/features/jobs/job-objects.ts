@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import type { AccountCleanup } from '../../lib/account-cleanup';
 import type { Storage } from '../../storage/storage';
 import { jobsRepo } from './jobs.repo';
 
@@ -18,6 +19,19 @@ export async function deleteJobObjectsOf(deps: { db: Db; storage: Storage }, use
   for (const id of await jobsRepo.idsOfUser(deps.db, userId)) {
     await deps.storage.deletePrefix(jobPrefix(id));
   }
+}
+
+/**
+ * A deleted account's job inputs: they live under jobs/<id>/, outside users/<id>/, and go before
+ * the account's rows, while those still say which jobs are its.
+ */
+export function jobsAccountCleanup(deps: { db: Db; storage: Storage }): AccountCleanup {
+  return {
+    feature: 'jobs',
+    removes: "the inputs of the account's jobs (jobs/<id>/ in storage)",
+    when: 'before-rows',
+    run: (userId) => deleteJobObjectsOf(deps, userId),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type StreamErrorEvent,
 } from '@inkwell/contract';
 import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
+import { workHeading } from '../ai';
 import { HttpError } from '../../lib/http-error';
 import { SseWriter, wantsEventStream } from '../../lib/sse-writer';
 import type { JobRow } from './jobs.repo';
@@ -46,7 +47,14 @@ export async function streamJob(
   void sse.send(JOB_STREAM_EVENT, { id: jobId });
   const events = throttledProgress(sse);
   // Something at once, even while the job waits for a process to take it.
-  events.push({ stage: 'queued', done: 0, total: 0, queued_ahead: 0, eta_s: null });
+  events.push({
+    stage: 'queued',
+    heading: workHeading('queued', 0, 0, false),
+    done: 0,
+    total: 0,
+    queued_ahead: 0,
+    eta_s: null,
+  });
   try {
     const row = await jobs.watch(jobId, events.push, gone);
     events.stop();
@@ -73,11 +81,16 @@ export function outcome(row: JobRow): unknown {
   throw new HttpError(status ?? 500, error ?? 'The work failed.');
 }
 
-/** Progress events at most every MIN_EVENT_GAP_MS (the last state always gets out), and a heartbeat. */
+/**
+ * Progress events at most every MIN_EVENT_GAP_MS (the last state always gets out), and a
+ * heartbeat. A partial result goes as its own event the moment it is there, and again each time
+ * it grows (a question's answer streaming).
+ */
 function throttledProgress(sse: SseWriter) {
   let latest: ProgressEvent | undefined;
   let lastSent = 0;
   let pending: NodeJS.Timeout | undefined;
+  let partialSent: { value: unknown; json: string } | undefined;
   const send = () => {
     clearTimeout(pending);
     pending = undefined;
@@ -87,7 +100,12 @@ function throttledProgress(sse: SseWriter) {
   };
   const heartbeat = setInterval(send, HEARTBEAT_MS);
   return {
-    push(progress: ProgressEvent) {
+    push({ partial, ...progress }: ProgressEvent) {
+      if (partial !== undefined && partial !== partialSent?.value) {
+        const json = JSON.stringify(partial);
+        if (json !== partialSent?.json) void sse.send(PROGRESS_STREAM_EVENTS.partial, partial);
+        partialSent = { value: partial, json };
+      }
       latest = progress;
       if (pending) return;
       const gap = Date.now() - lastSent;

@@ -41,8 +41,8 @@ describe.each(testDialects())('job turns (%s)', (dialect) => {
       { id, owner, user_id: null, kind: 'seo', input: '{}', created_at: iso() },
       maxQueued,
     );
-  const claim = (db: Db, perOwner = 2) =>
-    jobTurnsRepo.claimNext(db, dialect, 'w1', iso(), perOwner);
+  const claim = async (db: Db, perOwner = 2) =>
+    (await jobTurnsRepo.claimNext(db, dialect, 'w1', iso(), perOwner))?.jobId;
   const finish = (db: Db, id: string) =>
     db.updateTable('jobs').set({ state: 'done' }).where('id', '=', id).execute();
 
@@ -97,7 +97,10 @@ describe.each(testDialects())('job turns (%s)', (dialect) => {
     await add(db, 'B1', '2');
     const claims = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        jobTurnsRepo.claimNext(db, dialect, `w${i}`, iso(), 2).catch(() => undefined),
+        jobTurnsRepo
+          .claimNext(db, dialect, `w${i}`, iso(), 2)
+          .then((c) => c?.jobId)
+          .catch(() => undefined),
       ),
     );
     const started = claims.filter((id) => id !== undefined).sort();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database';
-import { jobsRepo, type JobRow } from './jobs.repo';
+import { jobsRepo, type JobRow, type Lease } from './jobs.repo';
 
 /**
  * Turns between owners for jobs, in the job table itself, so they hold whichever process takes
@@ -8,12 +8,19 @@ import { jobsRepo, type JobRow } from './jobs.repo';
  * - the next job to start is the oldest queued one of the owner whose last job started longest
  *   ago (never counts as longest), among owners running fewer than `perOwner` jobs;
  * - on PostgreSQL the owner's row is taken with `FOR UPDATE SKIP LOCKED`: two processes choosing
- *   at once take different owners, so an owner's running count is exact when it is checked;
+ *   at once take different owners, and count the owner's running jobs again once they hold its row;
  * - a new job is refused when its owner already has `maxQueued` waiting (the owner's row is
  *   locked while counting, so two requests at once cannot both slip under the cap).
  * SQLite runs one statement at a time: its transactions are already serial.
  */
-export type NewJobRow = Pick<JobRow, 'id' | 'user_id' | 'owner' | 'kind' | 'input' | 'created_at'>;
+export type NewJobRow = Pick<JobRow, 'id' | 'user_id' | 'owner' | 'kind' | 'input' | 'created_at'> &
+  Partial<Pick<JobRow, 'session_id'>>;
+
+/** A job this process has just claimed, and the lease the claim holds. */
+export interface Claim {
+  jobId: string;
+  lease: Lease;
+}
 
 export const jobTurnsRepo = {
   /** Inserts the job, or answers how many its owner already has waiting when that is the cap. */
@@ -51,7 +58,7 @@ export const jobTurnsRepo = {
   },
 
   /**
-   * Claims the next job in turn for `worker`; undefined when none may start now. An owner another
+   * Claims the next job in turn for `worker` (its id and lease); undefined when none may start now. An owner another
    * process is choosing for at this instant (its row locked) is skipped, then tried again once
    * that short transaction is over, so claims at once never leave a job behind.
    */
@@ -61,7 +68,7 @@ export const jobTurnsRepo = {
     worker: string,
     now: string,
     perOwner: number,
-  ): Promise<string | undefined> {
+  ): Promise<Claim | undefined> {
     for (let attempt = 0; ; attempt++) {
       const outcome = await claimOnce(db, dialect, worker, now, perOwner);
       if (outcome !== SKIPPED) return outcome;
@@ -107,7 +114,7 @@ async function claimOnce(
   worker: string,
   now: string,
   perOwner: number,
-): Promise<string | undefined | typeof SKIPPED> {
+): Promise<Claim | undefined | typeof SKIPPED> {
   return db.transaction().execute(async (trx) => {
     const eligible = () =>
       trx
@@ -151,6 +158,10 @@ async function claimOnce(
       if (dialect === 'postgres' && (await eligible().executeTakeFirst())) return SKIPPED;
       return undefined;
     }
+    // PostgreSQL re-checks a row locked after another claimer's commit against the statement's
+    // older snapshot of the jobs table: count the owner's running jobs again, now that we hold its
+    // row, in a statement that sees every claim committed before ours.
+    if (dialect === 'postgres' && (await runningOf(trx, owner)) >= perOwner) return SKIPPED;
     const job = await trx
       .selectFrom('jobs')
       .select('id')
@@ -160,12 +171,23 @@ async function claimOnce(
       .orderBy('created_at')
       .limit(1)
       .executeTakeFirst();
-    if (!job || !(await jobsRepo.claim(trx, job.id, worker, now))) return undefined;
+    const lease = job && (await jobsRepo.claim(trx, job.id, worker, now));
+    if (!lease) return undefined;
     await trx
       .updateTable('job_owners')
       .set({ served_at: now })
       .where('owner', '=', owner)
       .execute();
-    return job.id;
+    return { jobId: job.id, lease };
   });
+}
+
+async function runningOf(db: Db, owner: string): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -35,6 +35,7 @@ export function watchJob(
       signal?.removeEventListener('abort', onAbort);
       outcome();
     };
+    let lastNewsAt = -Infinity;
     const report = (progress: ProgressEvent) => {
       const text = JSON.stringify(progress);
       if (text === lastProgress) return;
@@ -54,7 +55,10 @@ export function watchJob(
       try {
         const row = await jobsRepo.find(deps.db, jobId);
         if (!row) return finish(() => reject(new Error(`job ${jobId} is gone`)));
-        if (row.progress) report(JSON.parse(row.progress) as ProgressEvent);
+        // The row's progress is the last heartbeat's: older than news the bus brought meanwhile
+        // (a reader would see a step done go back), so it only stands in while no news comes.
+        if (row.progress && Date.now() - lastNewsAt > 2 * deps.pollMs)
+          report(JSON.parse(row.progress) as ProgressEvent);
         if (hasEnded(row)) return finish(() => resolve(row));
       } catch {
         // The next look tries again.
@@ -68,10 +72,14 @@ export function watchJob(
       } else timer = setTimeout(() => void look(), deps.pollMs);
     };
     const unsubscribe = deps.bus.subscribe(jobId, (news) => {
-      if (news.kind === 'progress') report(news.progress);
-      else void look();
+      if (news.kind === 'progress') {
+        lastNewsAt = Date.now();
+        report(news.progress);
+      } else void look();
     });
     const onAbort = () => finish(() => reject(signal?.reason));
+    // Already aborted (the client left before the watch began): no look, no poll.
+    if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     void look();
   });

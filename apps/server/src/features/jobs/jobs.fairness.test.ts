@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowModelServer } from '../../../test/slow-model-server';
 import { registerUser, testDialects, type TestServer } from '../../../test/test-app';
-import { postForm } from '../documents/test-helpers';
+import { postForm } from '../documents/testing';
+import { jobsRepo } from './jobs.repo';
 import { startServerWithModel, stopServerWithModel } from './jobs.test-helper';
 
 /**
  * Turns and caps of jobs over real HTTP, on SQLite (in-process queue) and PostgreSQL (pg-boss):
  * one user's queued jobs do not hold back another's, and beyond JOBS_QUEUED_PER_USER waiting a
  * job is refused with a 429 that says how many wait, and nothing of it is stored.
+ * One place to run jobs (JOB_CONCURRENCY=1): the place a job leaves goes to the owner served
+ * least recently, which first come first served would give to the older job (issue 36: with
+ * eight places, another user's job started at once whatever the order, so FIFO passed too).
  */
 const doc = (marker: string) =>
   Array.from({ length: 200 }, (_, i) => `Line ${i} of the ${marker} notes.`).join(' ');
@@ -21,6 +25,7 @@ describe.each(testDialects())('job turns and caps over HTTP (%s)', (dialect) => 
   let server: TestServer;
   beforeAll(async () => {
     ({ model, server } = await startServerWithModel(dialect, {
+      JOB_CONCURRENCY: '1',
       JOBS_PER_USER: '1',
       JOBS_QUEUED_PER_USER: '1',
     }));
@@ -58,13 +63,21 @@ describe.each(testDialects())('job turns and caps over HTTP (%s)', (dialect) => 
       'a2.txt',
     ]);
 
-    // Another user's job starts at once (its own turn), while a2 still waits for a1.
+    // Another user's job waits for the one place, behind a2 in time.
     const b1 = summarize(b.token, 'b1.txt');
-    await expect.poll(() => states(b.token), { timeout: 20_000 }).toEqual({ 'b1.txt': 'running' });
+    await expect.poll(() => states(b.token), { timeout: 20_000 }).toEqual({ 'b1.txt': 'queued' });
     expect(await states(a.token)).toEqual({ 'a1.txt': 'running', 'a2.txt': 'queued' });
 
     release();
-    expect((await Promise.all([a1, a2, b1])).map((r) => r.status)).toEqual([200, 200, 200]);
+    const done = await Promise.all([a1, a2, b1]);
+    expect(done.map((r) => r.status)).toEqual([200, 200, 200]);
     await model.idle();
+    // The place a1 left went to b1 (its owner never served), then a2's turn came.
+    const [startedA2, startedB1] = await Promise.all(
+      [done[1]!, done[2]!].map(
+        async (r) => (await jobsRepo.find(server.app.db, r.headers.get('x-job-id')!))!.started_at!,
+      ),
+    );
+    expect(startedB1! < startedA2!).toBe(true);
   }, 90_000);
 });

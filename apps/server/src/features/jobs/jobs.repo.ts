@@ -15,12 +15,41 @@ export interface Lease {
 
 export type JobRow = JobsTable;
 
+/** A job as lists show it: all but its result. */
+export type JobSummaryRow = Omit<JobRow, 'result' | 'session_id'>;
+const SUMMARY_COLUMNS = [
+  'id',
+  'user_id',
+  'owner',
+  'kind',
+  'input',
+  'state',
+  'progress',
+  'error',
+  'attempts',
+  'worker',
+  'heartbeat_at',
+  'queue_id',
+  'created_at',
+  'queued_at',
+  'started_at',
+  'finished_at',
+  'expires_at',
+] as const satisfies readonly (keyof JobSummaryRow)[];
+
+/** Where a page of a user's jobs ends: its last job's creation time and id (newest first). */
+export interface JobListPosition {
+  created_at: string;
+  id: string;
+}
+
 export const ACTIVE: JobState[] = ['queued', 'running'];
 
 export const jobsRepo = {
   async insert(
     db: Db,
-    row: Pick<JobRow, 'id' | 'user_id' | 'owner' | 'kind' | 'input' | 'created_at'>,
+    row: Pick<JobRow, 'id' | 'user_id' | 'owner' | 'kind' | 'input' | 'created_at'> &
+      Partial<Pick<JobRow, 'session_id'>>,
   ) {
     await db
       .insertInto('jobs')
@@ -32,15 +61,31 @@ export const jobsRepo = {
     return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  /** A user's jobs, newest first (results of finished ones kept until they expire). */
-  listByUser(db: Db, userId: number, limit: number): Promise<JobRow[]> {
-    return db
+  /**
+   * A page of a user's jobs, newest first, without their results (a list never carries them):
+   * `limit` of them, after `after` (the last job of the page before) when given.
+   */
+  listByUser(
+    db: Db,
+    userId: number,
+    limit: number,
+    after?: JobListPosition,
+  ): Promise<JobSummaryRow[]> {
+    let query = db
       .selectFrom('jobs')
-      .selectAll()
+      .select(SUMMARY_COLUMNS)
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
-      .limit(limit)
-      .execute();
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      );
+    return query.execute();
   },
 
   /** Takes a queued job for `worker`: its lease, or undefined when another process took it or it is no longer queued. */
@@ -219,6 +264,17 @@ export const jobsRepo = {
       .selectFrom('jobs')
       .selectAll()
       .where('user_id', '=', userId)
+      .where('state', 'in', ACTIVE)
+      .execute();
+  },
+
+  /** The jobs a session started that have not ended (jobs older than migration 030 name none). */
+  activeOfSession(db: Db, userId: number, sessionId: string): Promise<JobRow[]> {
+    return db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('session_id', '=', sessionId)
       .where('state', 'in', ACTIVE)
       .execute();
   },

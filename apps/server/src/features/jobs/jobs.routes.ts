@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema, jobListSchema, jobSchema } from '@inkwell/contract';
+import {
+  errorResponseSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  jobSchema,
+} from '@inkwell/contract';
 import { requireUser } from '../../plugins/auth';
 import { streamJob } from './job-stream';
-import { toJobView } from './job-view';
+import { jobListCursor, readJobListCursor, toJobSummary, toJobView } from './job-view';
 
 /** GET /api/jobs, GET /api/jobs/:id, GET /api/jobs/:id/events, DELETE /api/jobs/:id (contract jobs.ts). */
 export async function jobsRoutes(fastify: FastifyInstance) {
@@ -21,12 +26,22 @@ export async function jobsRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         security: [{ bearer: [] }],
-        response: { 200: jobListSchema, 401: errorResponseSchema },
+        querystring: jobListQuerySchema,
+        description:
+          "A page of the user's jobs, newest first, without results (GET /api/jobs/:id has one).",
+        response: { 200: jobListSchema, 400: errorResponseSchema, 401: errorResponseSchema },
       },
     },
-    async (request) => ({
-      jobs: (await app.jobs.list(requireUser(request).id)).map(toJobView),
-    }),
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const after = cursor === undefined ? undefined : readJobListCursor(cursor);
+      const page = await app.jobs.list(requireUser(request).id, limit, after);
+      const last = page.rows.at(-1);
+      return {
+        jobs: page.rows.map(toJobSummary),
+        next_cursor: page.more && last ? jobListCursor(last) : null,
+      };
+    },
   );
 
   app.get(

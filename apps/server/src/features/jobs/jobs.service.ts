@@ -6,14 +6,14 @@ import type { Db, Dialect } from '../../db/database';
 import { notFound, tooManyRequests } from '../../lib/http-error';
 import { isoAt, nowIso } from '../../lib/time';
 import type { Storage } from '../../storage/storage';
-import type { WorkProgress } from '../ai/work-progress';
+import type { WorkProgress } from '../ai';
 import { JobBus } from './job-bus';
 import { JobKinds, type JobHandler } from './job-kinds';
 import { inputKey, sweepJobObjects } from './job-objects';
 import { JobRunner } from './job-runner';
 import { hasEnded, watchJob } from './job-watch';
 import { jobTurnsRepo } from './job-turns.repo';
-import { jobsRepo, type JobRow } from './jobs.repo';
+import { jobsRepo, type JobListPosition, type JobRow, type JobSummaryRow } from './jobs.repo';
 import type { JobQueue } from './queue/job-queue';
 
 /**
@@ -51,6 +51,8 @@ export interface NewJob {
   userId: number | null;
   /** The client's address: owns an anonymous job (its turns and caps). */
   address?: string;
+  /** The session that asks (`request.authUser.sessionId`): its logout cancels the job. */
+  sessionId?: string | null;
   about: JobAbout;
   /** The kind's own input (a file reference, fields). */
   input: Record<string, unknown>;
@@ -133,9 +135,18 @@ export class Jobs {
     }
   }
 
-  /** Cancels every job of a user that has not ended (logout, before the session ends). */
+  /** Cancels every job of a user that has not ended (New Topic, account deletion). */
   async cancelAllOf(userId: number): Promise<void> {
     for (const row of await jobsRepo.activeOfUser(this.opts.db, userId)) await this.cancel(row);
+  }
+
+  /**
+   * Cancels the jobs one session started that have not ended (its logout, before the session
+   * ends): the same user's work on another device goes on.
+   */
+  async cancelSessionJobs(userId: number, sessionId: string): Promise<void> {
+    for (const row of await jobsRepo.activeOfSession(this.opts.db, userId, sessionId))
+      await this.cancel(row);
   }
 
   async close() {
@@ -161,6 +172,7 @@ export class Jobs {
       id,
       user_id: job.userId,
       owner,
+      session_id: job.sessionId ?? null,
       kind: job.kind,
       input: JSON.stringify({ ...job.input, about: job.about }),
       created_at: nowIso(),
@@ -195,8 +207,14 @@ export class Jobs {
     return row;
   }
 
-  list(userId: number): Promise<JobRow[]> {
-    return jobsRepo.listByUser(this.opts.db, userId, 50);
+  /** A page of a user's jobs, newest first, without results; `more`: another page follows. */
+  async list(
+    userId: number,
+    limit: number,
+    after?: JobListPosition,
+  ): Promise<{ rows: JobSummaryRow[]; more: boolean }> {
+    const rows = await jobsRepo.listByUser(this.opts.db, userId, limit + 1, after);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
   watch(id: string, onProgress: (p: ProgressEvent) => void, signal?: AbortSignal) {

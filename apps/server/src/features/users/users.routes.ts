@@ -14,13 +14,16 @@ import * as users from './users.service';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
 
-export async function usersRoutes(fastify: FastifyInstance) {
+export async function usersRoutes(
+  fastify: FastifyInstance,
+  opts: Pick<users.UsersDeps, 'accountCleanup'>,
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = {
+  const deps: users.UsersDeps = {
     db: app.db,
     tokens: app.accessTokens,
-    storage: app.storage,
     adminEmails: app.config.ADMIN_EMAILS,
+    accountCleanup: opts.accountCleanup,
   };
   const secured = { onRequest: app.authenticate };
   const session = (r: Parameters<typeof requireUser>[0]) => {

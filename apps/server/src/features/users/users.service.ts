@@ -1,4 +1,3 @@
-import { deleteJobObjectsOf } from '../jobs/job-objects';
 import {
   ENGLISH_DIALECTS,
   type EnglishDialect,
@@ -9,18 +8,19 @@ import type { Db } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
 import { effectiveRole } from '../../lib/roles';
-import { userPrefix, type Storage } from '../../storage/storage';
-import { authRepo } from '../auth/auth.repo';
-import { hashPassword, verifyPassword } from '../auth/passwords';
+import { runAccountCleanup, type AccountCleanup } from '../../lib/account-cleanup';
+import { authRepo, hashPassword, verifyPassword } from '../auth';
+import { personalWords } from '../dictionary';
 import { toCsv } from './user-data-csv';
 import { usersRepo } from './users.repo';
 
 export interface UsersDeps {
   db: Db;
   tokens: AccessTokens;
-  storage: Storage;
   /** ADMIN_EMAILS: who is an operator (lib/roles.ts). */
   adminEmails: readonly string[];
+  /** What the other features remove with an account (composed in src/account-cleanup.ts). */
+  accountCleanup: readonly AccountCleanup[];
 }
 
 const present = (
@@ -133,9 +133,10 @@ export async function changePassword(
 export async function exportUserData(deps: UsersDeps, userId: number): Promise<string> {
   const user = await usersRepo.findById(deps.db, userId);
   if (!user) throw notFound('User not found');
-  const [files, messages] = await Promise.all([
+  const [files, messages, words] = await Promise.all([
     usersRepo.listFiles(deps.db, userId),
     usersRepo.listMessages(deps.db, userId),
+    personalWords(deps.db, userId),
   ]);
   const rows: (string | number)[][] = [['section', 'field', 'value', 'detail', 'created_at']];
   rows.push(['profile', 'first_name', user.first_name, '', user.created_at]);
@@ -143,6 +144,8 @@ export async function exportUserData(deps: UsersDeps, userId: number): Promise<s
   rows.push(['profile', 'email', user.email, '', user.created_at]);
   for (const f of files) rows.push(['file', f.type, f.file_name, `${f.size} bytes`, f.created_at]);
   for (const m of messages) rows.push(['chat', m.role, m.content, '', m.created_at]);
+  // The personal dictionary: words proofreading keeps as written (no date is kept for them).
+  for (const w of words) rows.push(['dictionary', 'word', w, '', '']);
   return toCsv(rows);
 }
 
@@ -159,12 +162,16 @@ export async function checkCurrentPassword(
   }
 }
 
-/** Removes the user and everything they own: rows (cascade) and stored files. */
-export async function deleteAccount(deps: Pick<UsersDeps, 'db' | 'storage'>, userId: number) {
-  // Its jobs' inputs live under jobs/<id>/, outside users/<id>/: they go first, while the rows
-  // still say which are its (the rows cascade with the account).
-  await deleteJobObjectsOf(deps, userId);
+/**
+ * Removes the user and everything they own: rows (cascade), and what each feature keeps outside
+ * them (`accountCleanup`: the replies being written, the jobs' inputs, the stored files...).
+ */
+export async function deleteAccount(
+  deps: Pick<UsersDeps, 'db' | 'accountCleanup'>,
+  userId: number,
+) {
+  await runAccountCleanup(deps.accountCleanup, 'before-rows', userId);
   await usersRepo.delete(deps.db, userId);
-  await deps.storage.deletePrefix(userPrefix(userId));
+  await runAccountCleanup(deps.accountCleanup, 'after-rows', userId);
   return { success: true as const, message: 'Your account has been deleted.' };
 }

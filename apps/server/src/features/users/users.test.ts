@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPrefix } from '../../storage/storage';
-import { uploadOk } from '../files/test-helpers';
+import { uploadOk } from '../files/testing';
 import {
   registerUser,
   startTestServer,
@@ -161,7 +161,7 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
     expect((await server.request('/api/user', { token: user.token })).status).toBe(200);
   });
 
-  it("exports profile, files and chat history as user_data.csv, and no one else's files", async () => {
+  it("exports profile, files, chat history and dictionary as user_data.csv, and no one else's files", async () => {
     const user = await registerUser(server, { first_name: 'Quote "me", please' });
     const me = await (await server.request('/api/user', { token: user.token })).json();
     const id = (
@@ -184,6 +184,10 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
     const table = await uploadOk(server, user.token, 'scores.csv', 'name,score\nada,10\n');
     const stranger = await registerUser(server);
     await uploadOk(server, stranger.token, 'stranger-secret.txt', 'not yours');
+    const addWord = (token: string, word: string) =>
+      server.request('/api/dictionary', { method: 'POST', token, json: { word } });
+    expect((await addWord(user.token, 'Asha')).status).toBeLessThan(300);
+    expect((await addWord(stranger.token, 'Strangerword')).status).toBeLessThan(300);
 
     const res = await server.request('/api/data-portability', { token: user.token });
     expect(res.status).toBe(200);
@@ -206,6 +210,9 @@ describe.each(testDialects())('users over HTTP (%s)', (dialect) => {
     );
     expect(notes).toMatchObject({ file_name: 'notes.txt', size: 11 });
     expect(csv).not.toContain('stranger-secret');
+    // The personal dictionary is the user's data too; not another's.
+    expect(csv).toContain('dictionary,word,Asha,,\r\n');
+    expect(csv).not.toContain('Strangerword');
   });
 
   it('deletes the account with every row and stored file, and its tokens stop working', async () => {

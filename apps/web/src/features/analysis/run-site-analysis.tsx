@@ -37,16 +37,28 @@ function outcomeMessages(url: string): WorkOutcomeMessages<SiteAnalysisResponse>
       { type: 'system', text: cancelledText(`analysis of the whole site of ${url}.`) },
     ],
     failed: (err) => [{ type: 'error', text: analysisFailedText(err) }],
-    done: ({ site_analysis: analysis }) => [
-      {
-        type: 'system',
-        text: `Site analysis completed for ${analysis.start_url}: ${analysis.pages.length} page(s).`,
-      },
-      {
-        type: 'ai',
-        text: analysis.ai_insights.trim() ? analysis.ai_insights : ANALYSIS_MESSAGES.noInsights,
-        extra: <SiteResult analysis={analysis} />,
-      },
-    ],
+    // Nothing audited (robots.txt, no page answering): the reason, and what was fetched.
+    done: ({ site_analysis: analysis }) =>
+      analysis.notice
+        ? [
+            {
+              type: 'system',
+              text: `Site analysis of ${analysis.start_url}: ${analysis.notice}.`,
+              extra: <SiteResult analysis={analysis} />,
+            },
+          ]
+        : [
+            {
+              type: 'system',
+              text: `Site analysis completed for ${analysis.start_url}: ${analysis.pages.length} page(s) audited.`,
+            },
+            {
+              type: 'ai',
+              text: analysis.ai_insights.trim()
+                ? analysis.ai_insights
+                : ANALYSIS_MESSAGES.noInsights,
+              extra: <SiteResult analysis={analysis} />,
+            },
+          ],
   };
 }

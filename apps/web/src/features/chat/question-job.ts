@@ -1,5 +1,10 @@
-import type { Job } from '@inkwell/contract';
-import { cancelledText, startWorkStep, type QuestionTarget } from '../../lib/conversation';
+import { askQuestionsResponseSchema, type Job } from '@inkwell/contract';
+import {
+  cancelledText,
+  conversation,
+  startWorkStep,
+  type QuestionTarget,
+} from '../../lib/conversation';
 import { replayJob, type JobReplay } from '../../lib/job-replay';
 import { failureText, settleWork, type WorkOutcomeMessages } from '../../lib/settle-work';
 import { askAnswerParser, askQuestion } from './api/ask-question';
@@ -19,9 +24,10 @@ const stepOptions = (fileName: string) => ({
  */
 export async function runQuestion(target: QuestionTarget, text: string): Promise<void> {
   const step = startWorkStep(LOADING_TEXT, stepOptions(target.fileName));
+  const onPartial = streamAnswer(step.id);
   await settleWork(
     step,
-    async () => (await askQuestion(target, text, step)).response,
+    async () => (await askQuestion(target, text, { ...step, onPartial })).response,
     outcomeMessages(target.fileName),
   );
 }
@@ -35,9 +41,23 @@ export function replayQuestionJob(job: Job): JobReplay | null {
     step: stepOptions(fileName),
     before: job.about.question ? [{ type: 'user', text: job.about.question }] : [],
     schema: askAnswerParser,
+    onPartial: streamAnswer,
     toOutcome: (r) => r.response,
     messages: outcomeMessages(fileName),
   });
+}
+
+/**
+ * The answer so far (the server's `partial` events) replaces 'Loading...' as it is written; the
+ * progress and Cancel stay until the whole answer, with its sources, takes its place.
+ */
+function streamAnswer(stepId: string) {
+  return (partial: unknown) => {
+    const soFar = askQuestionsResponseSchema.safeParse(partial);
+    if (soFar.success && soFar.data.response.trim()) {
+      conversation.update(stepId, { text: soFar.data.response, isLoading: false, streaming: true });
+    }
+  };
 }
 
 function outcomeMessages(fileName: string): WorkOutcomeMessages<string> {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@inkwell/contract';
 import { AppRoutes } from '../../app/routes';
-import { callsTo, json, mockFetch, renderWithProviders, signIn } from '../../test/utils';
+import { callsTo, jobsApi, json, mockFetch, renderWithProviders, signIn } from '../../test/utils';
 
 /**
  * Issue 26: after a reload and on another device, the conversation shows the user's jobs asked
@@ -40,6 +40,8 @@ function setup(
   events: Record<string, Response> = {},
   /** 'absent': a server older than the field (a rolling upgrade) does not send it. */
   startedAt: string | null | 'absent' = null,
+  /** Jobs per page of GET /api/jobs (the server's default is 50). */
+  pageSize = 50,
 ) {
   signIn('Ada');
   const fetchMock = mockFetch((req) => {
@@ -58,7 +60,8 @@ function setup(
         ...(startedAt === 'absent' ? {} : { started_at: startedAt }),
       });
     }
-    if (req.path === 'jobs') return json(200, { jobs });
+    const listed = jobsApi(req, jobs, pageSize);
+    if (listed) return listed;
     const followed = /^jobs\/([^/]+)\/events$/.exec(req.path);
     if (followed) return events[followed[1]!];
     if (req.method === 'DELETE' && req.path.startsWith('jobs/')) return json(200, {});
@@ -83,6 +86,38 @@ const articleTexts = async (count: number) => {
 };
 
 describe('jobs in the restored conversation', () => {
+  it('shows typed translations again: the translation in its place, or why it failed', async () => {
+    setup([
+      job({
+        id: 'tt2',
+        kind: 'translate',
+        state: 'failed',
+        about: { target_language: 'German', text: 'Good night' },
+        error: { error: 'The model timed out', status: 504 },
+        created_at: at(33),
+      }),
+      job({
+        id: 'tt1',
+        kind: 'translate',
+        state: 'done',
+        about: { target_language: 'French', text: 'Good morning' },
+        result: { translation: 'Bonjour' },
+        created_at: at(20),
+      }),
+    ]);
+    const order = [
+      'First chat question',
+      'First chat answer',
+      'Bonjour',
+      'Later chat question',
+      'Later chat answer',
+      'Translation failed: The model timed out.',
+    ];
+    const texts = await articleTexts(order.length);
+    order.forEach((text, i) => expect(texts[i]).toContain(text));
+    expect(screen.queryByText('Translating...')).toBeNull();
+  });
+
   it('shows ended jobs where they were asked, in time order with the chat, and not those of an earlier topic', async () => {
     const { fetchMock } = setup(
       [
@@ -142,8 +177,46 @@ describe('jobs in the restored conversation', () => {
     const texts = await articleTexts(order.length);
     order.forEach((text, i) => expect(texts[i]).toContain(text));
     expect(screen.queryByText(/before-new-topic/)).toBeNull();
-    // Nothing ran again: ended jobs come from the list alone.
-    expect(callsTo(fetchMock, 'jobs/')).toHaveLength(0);
+    // Nothing ran again or was followed: the results of the conversation's ended jobs were read
+    // one by one (the list has none), and nothing of the earlier topic's.
+    const asked = callsTo(fetchMock, 'jobs/').map(([input, init]) => [
+      new URL(String(input), 'http://localhost').pathname.replace(/^.*\/api\//, ''),
+      init?.method ?? 'GET',
+    ]);
+    expect(asked.sort()).toEqual([
+      ['jobs/ask1', 'GET'],
+      ['jobs/sum1', 'GET'],
+    ]);
+  });
+
+  it('reads page after page back to the conversation start, and no further', async () => {
+    const summary = (n: number, minute: number) =>
+      job({
+        id: `s${n}`,
+        kind: 'summarize',
+        state: 'done',
+        about: { file_name: `f${n}.txt` },
+        result: { summary: `Summary number ${n}.` },
+        created_at: at(minute),
+      });
+    // Newest first, in pages of two: page 3 ends with a job from before the conversation.
+    const jobs = [
+      summary(6, 45),
+      summary(5, 44),
+      summary(4, 43),
+      summary(3, 42),
+      summary(2, 41),
+      summary(0, 4),
+      summary(-1, 3),
+      summary(-2, 2),
+    ];
+    const { fetchMock } = setup(jobs, {}, at(5), 2);
+    for (let n = 2; n <= 6; n++)
+      expect(await screen.findByText(`Summary number ${n}.`)).toBeInTheDocument();
+    expect(screen.queryByText('Summary number 0.')).toBeNull();
+    const pages = callsTo(fetchMock, 'jobs').filter(([input]) => !String(input).includes('jobs/'));
+    // Page 3 ends with a job from before the conversation: page 4 is not asked.
+    expect(pages).toHaveLength(3);
   });
 
   it('shows the conversation and its jobs from a server that does not say when it began', async () => {

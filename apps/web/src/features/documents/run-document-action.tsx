@@ -22,6 +22,7 @@ import type { DocumentSource } from './api/document-form';
 import { proofread } from './api/proofread';
 import { summarize } from './api/summarize';
 import { translateDocument } from './api/translate-document';
+import { replayTextTranslationJob } from './run-text-translation';
 import { ProofreadResult } from './components/ProofreadResult';
 import { SentimentResult } from './components/SentimentResult';
 import { ACTION_LABELS, type DocumentAction } from './document-actions';
@@ -36,13 +37,13 @@ export const MESSAGES = {
 /** The actions that run as long work with a step (askQuestions only enters question mode). */
 type StepAction = Exclude<DocumentAction, 'askQuestions'>;
 type Outcome = { text: string; extra?: ReactNode };
-type About = { fileName: string; language?: string };
+type About = { fileName: string; language?: string; column?: string };
 
 /** What the step says while the action runs (spec §4). */
-const stepText = (action: StepAction, { fileName, language }: About) =>
+const stepText = (action: StepAction, { fileName, language, column }: About) =>
   action === 'translate'
     ? `Translating ${fileName} to ${language ?? ''}...`
-    : `Starting ${ACTION_LABELS[action]} for ${fileName}...`;
+    : `Starting ${ACTION_LABELS[action]} for ${fileName}${column ? ` (column “${column}”)` : ''}...`;
 
 /**
  * One document action and its chat messages (spec §4): a loading 'Starting <Action> for <file>...'
@@ -55,6 +56,8 @@ export async function runDocumentAction(
   action: DocumentAction,
   source: DocumentSource,
   language?: string,
+  /** Sentiment: the table column to score (else the server's choice). */
+  column?: string,
 ): Promise<void> {
   if (action === 'askQuestions') {
     conversation.setQuestionTarget(source);
@@ -65,17 +68,33 @@ export async function runDocumentAction(
     return;
   }
   const about = { fileName: source.fileName, ...(language ? { language } : {}) };
-  const step = startWorkStep(stepText(action, about));
+  // Started from a menu or dialog now closed: the focus goes to the work's Cancel.
+  const step = startWorkStep(stepText(action, { ...about, ...(column ? { column } : {}) }), {
+    focus: true,
+  });
   await settleWork(
     step,
     async (): Promise<Outcome> => {
       switch (action) {
         case 'summarize':
           return { text: (await summarize(source, step)).summary };
-        case 'proofread':
-          return proofreadOutcome(await proofread(source, step));
+        case 'proofread': {
+          // The findings come before the model's notes: shown under the step at once.
+          let shown = false;
+          const onPartial = (partial: unknown) => {
+            const findings = proofreadResponseSchema.safeParse(partial);
+            if (!findings.success) return;
+            shown = true;
+            conversation.update(step.id, { extra: <ProofreadResult result={findings.data} /> });
+          };
+          const result = await proofread(source, { ...step, onPartial });
+          return proofreadOutcome(result, shown);
+        }
         case 'analyzeSentiment':
-          return sentimentOutcome(await analyzeSentiment(source, step));
+          return sentimentOutcome(
+            await analyzeSentiment(source, step, column),
+            (c) => void runDocumentAction('analyzeSentiment', source, undefined, c),
+          );
         case 'translate':
           return { text: (await translateDocument(source, language ?? '', step)).translation };
       }
@@ -96,6 +115,8 @@ const ACTION_OF_KIND: Partial<Record<JobKind, StepAction>> = {
 export function replayDocumentJob(job: Job): JobReplay | null {
   const action = ACTION_OF_KIND[job.kind];
   if (!action) return null;
+  if (action === 'translate' && job.about.text !== undefined && !job.about.file_name)
+    return replayTextTranslationJob(job);
   const about: About = { fileName: job.about.file_name ?? '', language: job.about.target_language };
   const shape = <R,>(schema: JobShape<R, Outcome>['schema'], toOutcome: (r: R) => Outcome) =>
     replayJob(job, {
@@ -108,21 +129,22 @@ export function replayDocumentJob(job: Job): JobReplay | null {
     case 'summarize':
       return shape(summarizeResponseSchema, (r) => ({ text: r.summary }));
     case 'proofread':
-      return shape(proofreadResponseSchema, proofreadOutcome);
+      return shape(proofreadResponseSchema, (r) => proofreadOutcome(r));
     case 'analyzeSentiment':
-      return shape(sentimentResponseSchema, sentimentOutcome);
+      return shape(sentimentResponseSchema, (r) => sentimentOutcome(r));
     case 'translate':
       return shape(translateResponseSchema, (r) => ({ text: r.translation }));
   }
 }
 
-const proofreadOutcome = (r: ProofreadResponse): Outcome => ({
+/** The findings go under the reply, unless they are already shown under the step. */
+const proofreadOutcome = (r: ProofreadResponse, findingsShown = false): Outcome => ({
   text: r.response,
-  extra: <ProofreadResult result={r} />,
+  ...(findingsShown ? {} : { extra: <ProofreadResult result={r} /> }),
 });
-const sentimentOutcome = (r: SentimentResponse): Outcome => ({
+const sentimentOutcome = (r: SentimentResponse, onColumn?: (column: string) => void): Outcome => ({
   text: r.response,
-  extra: <SentimentResult result={r} />,
+  extra: <SentimentResult result={r} onColumn={onColumn} />,
 });
 
 /** The spec's messages for each way an action ends. */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/http-error';
 import { analyseAccessibility } from '../analysis.service';
 import { analysisBrowser, runAxeInChromium, type ChromiumOptions } from './axe-chromium';
-import { findChromium } from './find-chromium';
+import { findChromium } from '../../../lib/find-chromium';
 import type { FetchedResource } from '../fetch/safe-fetch';
 import { closeSharedBrowsers } from './shared-browser';
 import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';

@@ -1,4 +1,5 @@
-import axe from 'axe-core';
+import type axe from 'axe-core';
+import { axeCore } from '../../../lib/lazy-axe';
 import type { AxeRawResult } from '../audits/accessibility/accessibility-score';
 import type { AxeRun } from '../audits/accessibility/axe-jsdom';
 import { axeRunOptions, LIGHTHOUSE_A11Y_RULES } from '../audits/accessibility/lighthouse-rules';
@@ -12,11 +13,11 @@ import { sharedBrowser, type SharedBrowser } from './shared-browser';
  * never loosen, while init scripts and Playwright's evaluation are not subject to CSP.
  */
 export function analysisBrowser(executablePath: string): SharedBrowser {
-  return sharedBrowser(executablePath, AXE_INIT_SCRIPT);
+  return sharedBrowser(executablePath, axeInitScript());
 }
 
 // Not in the blank document every new page starts with: that would double the cost of a page.
-const AXE_INIT_SCRIPT = `if (location.protocol !== 'about:') {\n${axe.source}\n}`;
+const axeInitScript = () => `if (location.protocol !== 'about:') {\n${axeCore().source}\n}`;
 
 const PAGE_CSP = "script-src 'none'; object-src 'none'; worker-src 'none'; frame-src 'none'";
 const ASSET_TYPES = new Set(['stylesheet', 'image', 'font']);

@@ -4,8 +4,13 @@ import { analyseAccessibility } from '../analysis.service';
 import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
 import { noModel } from '../test-fixtures/no-model';
 import { analysisBrowser } from './axe-chromium';
-import { findChromium } from './find-chromium';
-import { closeSharedBrowsers, SharedBrowser } from './shared-browser';
+import { findChromium } from '../../../lib/find-chromium';
+import {
+  BrowserClosed,
+  closeSharedBrowsers,
+  SharedBrowser,
+  useSharedBrowsers,
+} from './shared-browser';
 
 // Runs only where a Chromium is installed (CHROMIUM_PATH, or a usual install path).
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH, 'auto');
@@ -64,5 +69,42 @@ describe.skipIf(!chromiumPath)('the shared browser', () => {
       await crashed?.close();
       await browser.close();
     }
+  }, 120_000);
+
+  it('tells a page closed under it by close() from a failure of the page', async () => {
+    const browser = new SharedBrowser(chromiumPath!);
+    let opened!: () => void;
+    const inUse = new Promise<void>((resolve) => (opened = resolve));
+    const audit = browser.withPage({ timeoutMs: 60_000 }, async (page) => {
+      opened();
+      await page.waitForEvent('close', { timeout: 0 });
+      return page.title();
+    });
+    // Its rejection is taken at once: it comes while close() is still awaited.
+    const outcome = audit.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    await inUse;
+    await browser.close();
+    expect(await outcome).toBeInstanceOf(BrowserClosed);
+    // A page's own failure stays what it was.
+    const own = browser.withPage({ timeoutMs: 60_000 }, async () => {
+      throw new Error('the page itself');
+    });
+    await expect(own).rejects.toThrow('the page itself');
+    await browser.close();
+  }, 120_000);
+
+  it('closes the shared browsers when the last app of the process lets go of them', async () => {
+    const deps = { ai: noModel, allowHosts: ['127.0.0.1'], chromiumPath };
+    const first = useSharedBrowsers();
+    const second = useSharedBrowsers();
+    await analyseAccessibility(deps, `${server.origin}/clean`);
+    await first();
+    await first(); // once only
+    expect(await analysisBrowser(chromiumPath!).isRunning()).toBe(true);
+    await second();
+    expect(await analysisBrowser(chromiumPath!).isRunning()).toBe(false);
   }, 120_000);
 });

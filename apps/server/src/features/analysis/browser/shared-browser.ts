@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { HttpError } from '../../../lib/http-error';
 import { CHROMIUM_ARGS } from './chromium-flags';
 
@@ -6,6 +6,16 @@ import { CHROMIUM_ARGS } from './chromium-flags';
 export class BrowserUnavailable extends Error {
   constructor(executablePath: string, cause: unknown) {
     super(`Chromium at ${executablePath} could not be started`, { cause });
+  }
+}
+
+/**
+ * The browser was closed (the process is stopping) while a page was in use: the page was not
+ * audited, and says nothing about the page itself.
+ */
+export class BrowserClosed extends Error {
+  constructor() {
+    super('The browser was closed while the page was audited');
   }
 }
 
@@ -31,6 +41,8 @@ export class SharedBrowser {
   private spareReady?: Page;
   /** Browsers started so far (one, unless one crashed or the app closed it). */
   launches = 0;
+  /** Times close() was called: a page that saw it happen failed because of it. */
+  private closures = 0;
 
   constructor(
     readonly executablePath: string,
@@ -54,6 +66,8 @@ export class SharedBrowser {
   private launch(): Promise<Started> {
     this.launches += 1;
     const launching = (async () => {
+      // playwright-core takes over a second to load: only when a page is first analysed.
+      const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({
         executablePath: this.executablePath,
         headless: true,
@@ -116,6 +130,7 @@ export class SharedBrowser {
     use: (page: Page) => Promise<T>,
   ): Promise<T> {
     limits.signal?.throwIfAborted();
+    const closures = this.closures;
     let started: Started;
     try {
       started = await this.started();
@@ -137,6 +152,10 @@ export class SharedBrowser {
     work.catch(() => undefined); // once stopped, its rejection (page closed) is expected
     try {
       return await Promise.race([work, stopped]);
+    } catch (err) {
+      // The caller's abort says why itself; a close under the page is not the page's failure.
+      if (this.closures !== closures && !limits.signal?.aborted) throw new BrowserClosed();
+      throw err;
     } finally {
       clearTimeout(timer);
       if (onAbort) limits.signal?.removeEventListener('abort', onAbort);
@@ -160,6 +179,7 @@ export class SharedBrowser {
   }
 
   async close(): Promise<void> {
+    this.closures += 1;
     const launching = this.launching;
     this.forget(launching);
     const started = await launching?.catch(() => undefined);
@@ -179,7 +199,25 @@ export function sharedBrowser(executablePath: string, initScript: string): Share
   return b;
 }
 
-/** Closes every shared browser (the app's onClose hook); the next analysis launches anew. */
+/** Closes every shared browser; the next analysis launches anew. */
 export async function closeSharedBrowsers(): Promise<void> {
   await Promise.all([...shared.values()].map((b) => b.close()));
+}
+
+let users = 0;
+
+/**
+ * An app of this process that audits in the shared browsers (tests run several apps in one
+ * process): the last one to call the release it gets closes them, so an app that stops never
+ * closes a browser another app's audit is using.
+ */
+export function useSharedBrowsers(): () => Promise<void> {
+  users += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    users -= 1;
+    if (users === 0) await closeSharedBrowsers();
+  };
 }

@@ -1,4 +1,5 @@
-import { JSDOM, VirtualConsole } from 'jsdom';
+import type { JSDOM } from 'jsdom';
+import { jsdom } from '../../../lib/lazy-jsdom';
 import type { FetchedResource } from './safe-fetch';
 
 /**
@@ -7,6 +8,7 @@ import type { FetchedResource } from './safe-fetch';
  */
 export function parsePage(page: Pick<FetchedResource, 'url' | 'body' | 'contentType'>): JSDOM {
   // jsdom reports what it cannot do (canvas, navigation) to the console: nothing for our logs.
+  const { JSDOM, VirtualConsole } = jsdom();
   const virtualConsole = new VirtualConsole();
   const contentType = page.contentType.toLowerCase().includes('xhtml')
     ? 'application/xhtml+xml'

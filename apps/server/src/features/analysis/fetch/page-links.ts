@@ -3,7 +3,7 @@ import type { FetchedResource } from './safe-fetch';
 
 /**
  * The links a crawler may follow from a page (none when its robots meta says nofollow): a CPU
- * pool task (workers/cpu-tasks.ts), since it parses the page with jsdom.
+ * pool task (src/cpu-tasks.ts), since it parses the page with jsdom.
  */
 export function pageLinks(page: FetchedResource): string[] {
   const dom = parsePage(page);

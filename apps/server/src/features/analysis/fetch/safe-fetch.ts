@@ -35,6 +35,20 @@ export interface FetchedResource {
   redirects: string[];
 }
 
+/**
+ * The address answered, but not with an HTML page (with `accept: 'html'`): a 400 for whoever
+ * asked for that page, and what it answered (its status, after redirects) for a crawl to count.
+ */
+export class NotHtmlError extends HttpError {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status: number,
+  ) {
+    super(400, message);
+  }
+}
+
 export const FETCH_TIMEOUT_MS = 10_000;
 export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
 export const FETCH_MAX_REDIRECTS = 5;
@@ -66,8 +80,10 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
       const contentType = String(res.headers['content-type'] ?? '');
       if (opts.accept === 'html' && !isHtml(contentType)) {
         res.destroy();
-        throw badRequest(
+        throw new NotHtmlError(
           `The address did not answer with an HTML page (content type: ${contentType || 'none'}).`,
+          url.href,
+          res.statusCode ?? 0,
         );
       }
       const body = await readCapped(res, opts.maxBytes ?? FETCH_MAX_BYTES);

@@ -1,9 +1,11 @@
 import { HttpError } from '../../../lib/http-error';
 import { fetchRobotsTxt, robotsTextToObey } from '../fetch/fetch-robots-txt';
 import { parseRobotsTxt, type RobotsRules } from '../fetch/robots-txt';
-import { safeFetch, type FetchedResource } from '../fetch/safe-fetch';
+import { NotHtmlError, safeFetch, type FetchedResource } from '../fetch/safe-fetch';
 import type { RobotsTxtResult } from '../audits/seo/seo-page';
 import { cpuPool } from '../../../workers/cpu-pool';
+import type { AnalysisCpuTasks } from '../analysis.cpu';
+import { CrawlReport, FROM_SITEMAP } from './crawl-report';
 import { parseSitemap } from './sitemap';
 
 /**
@@ -48,6 +50,10 @@ export interface CrawlResult {
   pages: string[];
   /** Same-origin addresses robots.txt disallowed: never fetched. */
   disallowed: string[];
+  /** Every address fetched and how it answered; the links that answered 4xx/5xx. */
+  report: CrawlReport;
+  /** robots.txt disallows the start address, and the site's root too. */
+  disallowsAll: boolean;
 }
 
 /** Robots rules are read for our own user agent name, falling back to `*`. */
@@ -64,23 +70,41 @@ interface Loaded extends KnownPage {
   fetched?: FetchedResource;
 }
 
-async function load(url: string, opts: CrawlOptions): Promise<Loaded> {
+/** Loads an address, telling `report` how it answered (an address that is no HTML page too). */
+async function load(url: string, opts: CrawlOptions, report: CrawlReport): Promise<Loaded> {
   const known = await opts.known?.(url);
-  if (known) return { ...known, ok: true };
-  const fetched = await fetchHtml(url, opts);
+  if (known) {
+    report.answered(url, known.url, 200, true);
+    return { ...known, ok: true };
+  }
+  let fetched: FetchedResource;
+  try {
+    fetched = await fetchHtml(url, opts);
+  } catch (err) {
+    if (err instanceof NotHtmlError) {
+      report.answered(url, err.url, err.status, false);
+      return { url: err.url, links: [], ok: false };
+    }
+    if (err instanceof HttpError && !opts.signal?.aborted) report.answered(url, url, null, false);
+    throw err;
+  }
+  report.answered(url, fetched.url, fetched.status, true);
   const ok = isOk(fetched);
   // The links are read by jsdom in the CPU pool, off the event loop.
-  const links = ok ? await cpuPool().run('pageLinks', fetched) : [];
+  const links = ok
+    ? await cpuPool<AnalysisCpuTasks>().run('pageLinks', fetched, { signal: opts.signal })
+    : [];
   return { url: fetched.url, links, ok, fetched: ok ? fetched : undefined };
 }
 
 export async function crawlSite(start: string, opts: CrawlOptions): Promise<CrawlResult> {
   let origin = new URL(start).origin;
   let robots = await readRobots(origin, opts);
+  const report = new CrawlReport();
   const disallowed: string[] = [];
   let first: Loaded | undefined;
   if (robots.rules.isAllowed(start, ROBOTS_AGENT)) {
-    first = await load(start, opts);
+    first = await load(start, opts, report);
     const landed = new URL(first.url).origin;
     if (landed !== origin) {
       // example.com → www.example.com: the site is where the start address leads.
@@ -95,9 +119,11 @@ export async function crawlSite(start: string, opts: CrawlOptions): Promise<Craw
 
   const seen = new Set<string>([start]);
   const queue: string[] = [];
-  const enqueue = (raw: string, base: string) => {
+  const enqueue = (raw: string, base: string, from: string) => {
     const url = sameOriginUrl(raw, base, origin);
-    if (!url || seen.has(url)) return;
+    if (!url) return;
+    report.link(url, from);
+    if (seen.has(url)) return;
     seen.add(url);
     if (robots.rules.isAllowed(url, ROBOTS_AGENT)) queue.push(url);
     else disallowed.push(url);
@@ -111,23 +137,29 @@ export async function crawlSite(start: string, opts: CrawlOptions): Promise<Craw
     await opts.onPage?.({ ...page, requested, robots: robots.result });
   };
   if (first?.ok) await visit(start, first);
-  for (const loc of await readSitemaps(origin, opts)) enqueue(loc, origin);
+  for (const loc of await readSitemaps(origin, opts)) enqueue(loc, origin, FROM_SITEMAP);
 
   let attempts = 0;
   for (;;) {
     // Links of the pages visited so far join the queue after what is already in it.
-    for (const page of pending.splice(0)) for (const href of page.links) enqueue(href, page.url);
+    for (const page of pending.splice(0)) {
+      for (const href of page.links) enqueue(href, page.url, page.url);
+    }
     const next = queue.shift();
     if (next === undefined || pages.length >= opts.maxPages) break;
     if (++attempts > opts.maxPages * ATTEMPTS_PER_PAGE) break;
-    const page = await load(next, opts).catch(skipHttpError);
+    const page = await load(next, opts, report).catch(skipHttpError);
     if (!page?.ok || pages.includes(page.url)) continue;
     // A redirect off the site, or into a disallowed part of it, is not followed further.
     if (new URL(page.url).origin !== origin || !robots.rules.isAllowed(page.url, ROBOTS_AGENT))
       continue;
     await visit(next, page);
   }
-  return { startUrl: first?.url ?? start, pages, disallowed };
+  const disallowsAll =
+    pages.length === 0 &&
+    disallowed.includes(start) &&
+    !robots.rules.isAllowed(`${origin}/`, ROBOTS_AGENT);
+  return { startUrl: first?.url ?? start, pages, disallowed, report, disallowsAll };
 }
 
 function fetchHtml(url: string, opts: CrawlOptions) {

@@ -1,6 +1,6 @@
 import type { SiteAnalysisResponse } from '@inkwell/contract';
-import type { LanguageModel } from '../../ai/language-model';
-import type { Jobs } from '../../jobs/jobs.service';
+import type { LanguageModel } from '../../ai';
+import type { Jobs } from '../../jobs';
 import { analyseSite } from './site-analysis.service';
 
 /** What a `site` job stores: enough to run it again in any process after a crash. */

@@ -7,7 +7,7 @@ import {
   type SiteAnalysisResponse,
 } from '@inkwell/contract';
 import { requireUser } from '../../../plugins/auth';
-import { answerJob } from '../../jobs/job-stream';
+import { answerJob } from '../../jobs';
 import { ANALYSIS_RATE_LIMIT } from '../analysis.routes';
 import type { SiteJobInput } from './site-analysis.job';
 import { readAnalysisRequest } from '../read-form-fields';
@@ -46,6 +46,7 @@ export async function siteAnalysisRoutes(fastify: FastifyInstance) {
       const jobId = await app.jobs.create({
         kind: 'site',
         userId: user.id,
+        sessionId: user.sessionId,
         about: { url: input.url },
         input: { url: input.url, max_pages: input.max_pages } satisfies SiteJobInput,
       });

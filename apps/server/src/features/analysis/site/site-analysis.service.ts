@@ -1,9 +1,15 @@
-import type { SiteAnalysis, SiteIssue, SitePageResult } from '@inkwell/contract';
-import type { LanguageModel } from '../../ai/language-model';
-import type { PartCache } from '../../jobs/job-kinds';
+import {
+  ROBOTS_DISALLOW_ALL_MESSAGE,
+  type SiteAnalysis,
+  type SiteBrokenLink,
+  type SiteIssue,
+  type SitePageResult,
+} from '@inkwell/contract';
+import type { LanguageModel, PlannedCalls, WorkHandle } from '../../ai';
+import type { PartCache } from '../../jobs';
 import { normaliseUrl } from '../analysis.service';
-import { writeInsights } from '../insights';
-import { crawlSite } from './crawl';
+import { INSIGHTS_MAX_TOKENS, writeInsights } from '../insights';
+import { crawlSite, type CrawlResult } from './crawl';
 import { groupIssues } from './group-issues';
 import { SitePages } from './site-pages';
 
@@ -24,8 +30,8 @@ export interface SiteAnalysisDeps {
 }
 
 /** What the analysis tells whoever follows it (a job's WorkProgress). */
-export interface SiteProgress {
-  stage(name: string, partsLeft?: number): void;
+export interface SiteProgress extends Partial<WorkHandle> {
+  stage(name: string, partsLeft?: number, callsAmongThem?: PlannedCalls): void;
   partDone(): void;
 }
 
@@ -36,8 +42,14 @@ export async function analyseSite(
   input: { url: string; maxPages: number },
   progress: SiteProgress,
 ): Promise<SiteAnalysis> {
-  // Two parts a page (found, audited), one for the insights; the total shrinks if the site is smaller.
-  progress.stage('crawling', input.maxPages * 2 + 1);
+  // Two parts a page (found, audited), one for the insights (a model call, unlike the others);
+  // the total shrinks if the site is smaller.
+  const insightsCall = {
+    count: 1,
+    promptTokens: Math.ceil(PROMPT_MAX_CHARS / 4),
+    maxTokens: INSIGHTS_MAX_TOKENS,
+  };
+  progress.stage('crawling', input.maxPages * 2 + 1, insightsCall);
   const pages = new SitePages(deps);
   const crawl = await crawlSite(normaliseUrl(input.url), {
     allowHosts: deps.allowHosts,
@@ -53,27 +65,56 @@ export async function analyseSite(
     },
   });
   const issues = groupIssues(pages.audits);
-  progress.stage('writing insights', 1);
-  const ai_insights = await writeInsights(
-    deps.ai,
-    'site',
-    sitePrompt(crawl.startUrl, pages.rows, issues),
-    deps.signal,
-    undefined,
-    deps.owner,
-  );
-  progress.partDone();
-  return {
+  const seen = {
     start_url: crawl.startUrl,
     pages: pages.rows,
     issues,
     disallowed: crawl.disallowed,
-    ai_insights,
+    fetched: crawl.report.fetched,
+    status_counts: crawl.report.statusCounts(),
+    broken_links: crawl.report.brokenLinks(),
   };
+  // Nothing audited: say why, and ask no model to write about nothing.
+  const notice = nothingAudited(crawl, pages.rows.length);
+  if (notice) {
+    progress.stage('done', 0);
+    return { ...seen, notice, ai_insights: '' };
+  }
+  progress.stage('writing insights', 1);
+  const ai_insights = await writeInsights(
+    deps.ai,
+    'site',
+    sitePrompt(crawl.startUrl, pages.rows, issues, seen.status_counts, seen.broken_links),
+    deps.signal,
+    // The insights call is timed like every model call of the work: its time left is the call's.
+    progress.setQueuedAhead ? (progress as WorkHandle) : undefined,
+    deps.owner,
+  );
+  progress.partDone();
+  return { ...seen, ai_insights };
+}
+
+/** Why no page was audited, or undefined when some were. */
+function nothingAudited(crawl: CrawlResult, audited: number): string | undefined {
+  if (audited > 0) return undefined;
+  if (crawl.disallowsAll) return ROBOTS_DISALLOW_ALL_MESSAGE;
+  if (crawl.disallowed.includes(crawl.startUrl) && crawl.report.fetched.length === 0) {
+    return `robots.txt does not allow ${crawl.startUrl}`;
+  }
+  const counts = Object.entries(crawl.report.statusCounts())
+    .map(([status, n]) => `${status === 'no answer' ? 'no answer' : `HTTP ${status}`} ×${n}`)
+    .join(', ');
+  return `No page of this site answered with an HTML page${counts ? ` (${counts})` : ''}`;
 }
 
 /** The findings over the site, capped like the single-page prompt. */
-export function sitePrompt(start: string, pages: SitePageResult[], issues: SiteIssue[]): string {
+export function sitePrompt(
+  start: string,
+  pages: SitePageResult[],
+  issues: SiteIssue[],
+  statusCounts: Record<string, number> = {},
+  brokenLinks: SiteBrokenLink[] = [],
+): string {
   const avg = (key: 'accessibility_score' | 'seo_score') => {
     const scores = pages.map((p) => p[key]).filter((s): s is number => s !== null);
     return scores.length ? Math.round(scores.reduce((a, b) => a + b, 0) / scores.length) : null;
@@ -81,7 +122,14 @@ export function sitePrompt(start: string, pages: SitePageResult[], issues: SiteI
   let text =
     `Site: ${start}\nPages audited: ${pages.length}\n` +
     `Average accessibility score: ${avg('accessibility_score') ?? 'n/a'}/100\n` +
-    `Average SEO score: ${avg('seo_score') ?? 'n/a'}/100\nIssues (pages affected):\n`;
+    `Average SEO score: ${avg('seo_score') ?? 'n/a'}/100\n` +
+    `Addresses fetched by status: ${Object.entries(statusCounts)
+      .map(([status, n]) => `${status} ×${n}`)
+      .join(', ')}\n`;
+  for (const b of brokenLinks.slice(0, 10)) {
+    text += `- broken link ${b.url} (HTTP ${b.status}) on ${b.linked_from.slice(0, 3).join(', ')}\n`;
+  }
+  text += 'Issues (pages affected):\n';
   if (issues.length === 0) text += '- none found by the automated audits\n';
   for (const issue of issues) {
     const line = `- [${issue.audit}] ${issue.id} on ${issue.pages_affected} of ${pages.length} page(s): ${issue.description}\n`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartCache } from '../../jobs/job-kinds';
+import type { PartCache } from '../../jobs';
 import type { FetchedResource } from '../fetch/safe-fetch';
 import { noModel } from '../test-fixtures/no-model';
 import { analyseSite, type SiteProgress } from './site-analysis.service';

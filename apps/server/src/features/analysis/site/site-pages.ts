@@ -1,7 +1,8 @@
 import type { SitePageResult } from '@inkwell/contract';
 import { HttpError } from '../../../lib/http-error';
-import type { PartCache } from '../../jobs/job-kinds';
+import type { PartCache } from '../../jobs';
 import { auditAccessibility, auditSeo } from '../analysis.service';
+import { BrowserClosed } from '../browser/shared-browser';
 import type { CrawledPage, KnownPage } from './crawl';
 import type { PageAudits } from './group-issues';
 
@@ -58,7 +59,7 @@ export class SitePages {
   private async audit(page: CrawledPage): Promise<FinishedPage> {
     const fetched = page.fetched!;
     const accessibility = await this.settle(() => auditAccessibility(this.deps, fetched));
-    const seo = await this.settle(async () => auditSeo(fetched, page.robots));
+    const seo = await this.settle(async () => auditSeo(fetched, page.robots, this.deps));
     const error = accessibility.error ?? seo.error;
     return {
       url: page.url,
@@ -79,12 +80,17 @@ export class SitePages {
     };
   }
 
-  /** Any failure of one page's audit is that page's; only a cancelled job stops the site. */
+  /**
+   * Any failure of one page's audit is that page's. Not a stop: a job cancelled or handed over
+   * (shutdown), or a browser closed under the page, stops the site with nothing kept of this
+   * page, so the run that resumes the job audits it again instead of reusing a failure.
+   */
   private async settle<T>(work: () => Promise<T>): Promise<{ value?: T; error?: string }> {
     try {
       return { value: await work() };
     } catch (err) {
       this.deps.signal?.throwIfAborted();
+      if (err instanceof BrowserClosed) throw err;
       return { error: err instanceof HttpError ? err.message : PAGE_AUDIT_FAILED };
     }
   }

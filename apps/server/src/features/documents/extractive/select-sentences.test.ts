@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../ai/token-estimate';
+import { estimateTokens } from '../../ai';
 import { documentPieces, packChunks } from '../chunking';
-import type { TextUnit } from '../reader';
+import type { TextUnit } from '../../files';
 import { selectSentences } from './select-sentences';
 
 const count = estimateTokens;

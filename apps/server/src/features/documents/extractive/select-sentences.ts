@@ -1,5 +1,5 @@
 import { documentPieces, type CountTokens, type Piece } from '../chunking';
-import type { TextUnit } from '../reader';
+import type { TextUnit } from '../../files';
 import { documentSentences, type DocumentSentences, type Sentence } from './sections';
 import { SentenceCosts } from './sentence-costs';
 import { TermIndex } from './terms';

@@ -23,6 +23,11 @@ function getLinter(): Promise<Linter> {
   return linter;
 }
 
+/** Starts Harper now (server start), so the first proofread does not wait for it. */
+export async function warmUpLinter(): Promise<void> {
+  await getLinter();
+}
+
 export interface HarperFinding {
   message: string;
   start: number;
@@ -41,10 +46,41 @@ const HARPER_DIALECT: Record<Dialect, number> = {
   indian: 4,
 };
 
-/** Harper's findings for a text in a dialect; spans are UTF-16 offsets, as harper.js reports them. */
-export async function lintText(text: string, dialect: Dialect): Promise<HarperFinding[]> {
+/** The personal dictionary the linter holds now (a user's words, joined), to skip a re-import. */
+let importedWords = '';
+/** One check at a time: a check's dialect and words must not change under it. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Harper's findings for a text in a dialect, with a user's personal words known to it (not
+ * flagged); spans are UTF-16 offsets, as harper.js reports them.
+ */
+export function lintText(
+  text: string,
+  dialect: Dialect,
+  words: readonly string[] = [],
+): Promise<HarperFinding[]> {
+  const run = queue.then(() => lintNow(text, dialect, words));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+const caseVariants = (w: string) => [w, w.toLowerCase(), w[0]!.toUpperCase() + w.slice(1)];
+
+async function lintNow(
+  text: string,
+  dialect: Dialect,
+  words: readonly string[],
+): Promise<HarperFinding[]> {
   const l = await getLinter();
   await l.setDialect(HARPER_DIALECT[dialect]);
+  const key = words.join('\n');
+  if (key !== importedWords) {
+    await l.clearWords();
+    // Harper matches its dictionary by case: the word as written, in lower case and capitalised.
+    if (words.length > 0) await l.importWords([...new Set(words.flatMap(caseVariants))]);
+    importedWords = key;
+  }
   const lints = await l.lint(text);
   return lints.map((lint) => {
     const span = lint.span();

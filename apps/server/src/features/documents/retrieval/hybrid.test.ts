@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../../test/test-app';
-import { uploadOk } from '../../files/test-helpers';
+import { uploadOk } from '../../files/testing';
 import { postForm, sentTexts } from '../test-helpers';
 import { fuseRankings } from './rank-fusion';
 

@@ -1,6 +1,6 @@
-import { estimateTokens } from '../../ai/token-estimate';
+import { estimateTokens } from '../../ai';
 import { chunkDocument } from '../chunking';
-import type { TextUnit } from '../reader';
+import type { TextUnit } from '../../files';
 import { detectLanguage } from './detect-language';
 import { languageRules } from './languages';
 import { analyze } from './terms';

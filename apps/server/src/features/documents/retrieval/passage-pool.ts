@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
-import { READER_VERSION, type TextUnit } from '../reader';
+import { READER_VERSION, type TextUnit } from '../../files';
 import type { Candidate } from './passage-index';
-import type { WorkProgress } from '../../ai/work-progress';
+import type { WorkProgress } from '../../ai';
 import { EMBEDDING_BATCH, type Embedder } from './embeddings';
 import type { SearchCall, SearchReply, TextsCall, TextsReply, VectorsCall } from './passage-worker';
 
@@ -39,6 +39,9 @@ export interface SearchResult {
   ranked: Candidate[];
   neighbours: Candidate[];
 }
+
+/** A search done elsewhere: a stored file's passages ranked in the database (features/documents/knowledge). */
+export type PassageSearch = (question: string, limit: number) => Promise<SearchResult>;
 
 export async function searchSource(
   source: PassageSource,

@@ -3,7 +3,7 @@
 // that missed.
 import { parentPort } from 'node:worker_threads';
 import { serveCalls } from '../../../lib/worker-pool';
-import type { TextUnit } from '../reader';
+import type { TextUnit } from '../../files';
 import {
   buildPassageIndex,
   neighboursOf,

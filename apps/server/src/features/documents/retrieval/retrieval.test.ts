@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../ai/token-estimate';
+import { estimateTokens } from '../../ai';
 import { defaultPassageTokens } from '../ask.service';
-import type { TextUnit } from '../reader';
+import type { TextUnit } from '../../files';
 import { choosePassages, RELATIVE_FLOOR } from './choose-passages';
 import type { Candidate } from './passage-index';
 import { closePassagePool, searchSource, storedFileKey } from './passage-pool';

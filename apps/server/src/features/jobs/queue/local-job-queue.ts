@@ -7,6 +7,9 @@ import type { JobQueue } from './job-queue';
  * when the process stopped is found again in the job table at start-up.
  */
 export class LocalJobQueue implements JobQueue {
+  /** `onError`: what a run that rejected is told to (runs catch their own faults: a last guard). */
+  constructor(private readonly onError: (err: unknown) => void = () => {}) {}
+
   private readonly waiting: string[] = [];
   private running = 0;
   private concurrency = 0;
@@ -43,10 +46,12 @@ export class LocalJobQueue implements JobQueue {
     while (!this.closed && this.run && this.running < this.concurrency && this.waiting.length) {
       const id = this.waiting.shift()!;
       this.running += 1;
-      void this.run(id).finally(() => {
-        this.running -= 1;
-        this.pump();
-      });
+      void this.run(id)
+        .catch(this.onError)
+        .finally(() => {
+          this.running -= 1;
+          this.pump();
+        });
     }
   }
 }

@@ -10,6 +10,7 @@ import {
   type MockHandler,
 } from '../../../test/utils';
 import { AccountPage } from './AccountPage';
+import { PASSWORD_MESSAGES } from './ChangePasswordForm';
 import { goTo } from './DeleteAccountSection';
 
 const USER = {
@@ -165,6 +166,22 @@ describe('AccountPage password and data', () => {
     ).toBeInTheDocument();
   });
 
+  it('says so under the field when the current password is wrong', async () => {
+    const { user } = setup((req) =>
+      req.path === 'change_password'
+        ? json(400, { error: 'Current password is incorrect' })
+        : undefined,
+    );
+    const section = within(await screen.findByRole('region', { name: 'Change password' }));
+    await user.type(section.getByLabelText('Current password'), 'not-my-password');
+    await user.type(section.getByLabelText('New password'), 'new-password');
+    await user.click(section.getByRole('button', { name: 'Change password' }));
+    const field = section.getByLabelText('Current password');
+    await waitFor(() => expect(field).toHaveAccessibleDescription(PASSWORD_MESSAGES.wrongCurrent));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(section.queryByText(PASSWORD_MESSAGES.failed)).toBeNull();
+  });
+
   it('downloads the data as user_data.csv', async () => {
     const createObjectURL = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
@@ -229,5 +246,48 @@ describe('AccountPage proofreading', () => {
     const put = callsTo(fetchMock, 'user').find(([, init]) => init?.method === 'PUT');
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ english_dialect: 'british' });
     await waitFor(() => expect(select).toHaveTextContent('British English'));
+  });
+});
+
+describe('AccountPage personal dictionary', () => {
+  it('adds a word with Enter, lists it, removes it', async () => {
+    let words = ['IHEP'];
+    const { user, fetchMock } = setup((req) => {
+      if (req.path === 'dictionary' && req.method === 'GET') return json(200, { words });
+      if (req.path === 'dictionary' && req.method === 'POST') {
+        words = [...words, (req.body as { word: string }).word].sort();
+        return json(201, { words });
+      }
+      if (req.path.startsWith('dictionary/') && req.method === 'DELETE') {
+        words = words.filter((w) => w !== decodeURIComponent(req.path.slice(11)));
+        return json(200, { words });
+      }
+      return undefined;
+    });
+    const section = within(await screen.findByRole('region', { name: 'Personal dictionary' }));
+    const list = await section.findByRole('list', { name: 'Your dictionary' });
+    expect(within(list).getByText('IHEP')).toBeInTheDocument();
+    await user.type(section.getByLabelText('Add a word'), 'Asha{Enter}');
+    await waitFor(() => expect(within(list).getByText('Asha')).toBeInTheDocument());
+    expect(section.getByLabelText('Add a word')).toHaveValue('');
+    expect(
+      callsTo(fetchMock, 'dictionary').some(([, init]) => init?.body === '{"word":"Asha"}'),
+    ).toBe(true);
+    await user.click(section.getByRole('button', { name: 'Remove IHEP' }));
+    await waitFor(() => expect(within(list).queryByText('IHEP')).toBeNull());
+  });
+
+  it('says what is wrong with a word that is not one, and sends nothing', async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.path === 'dictionary' ? json(200, { words: [] }) : undefined,
+    );
+    const section = within(await screen.findByRole('region', { name: 'Personal dictionary' }));
+    await user.type(section.getByLabelText('Add a word'), 'two words{Enter}');
+    expect(
+      await section.findByText(
+        'One word: letters and digits, with apostrophes, hyphens or dots inside it',
+      ),
+    ).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'dictionary').filter(([, i]) => i?.method === 'POST')).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { useUser } from '../api/get-user';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { DataSection } from './DataSection';
 import { DeleteAccountSection } from './DeleteAccountSection';
+import { DictionarySection } from './DictionarySection';
 import { ProfileSection } from './ProfileSection';
 import { ProofreadingSection } from './ProofreadingSection';
 
@@ -38,6 +39,9 @@ export function AccountPage() {
           </PageSection>
           <PageSection title="Proofreading">
             <ProofreadingSection user={user} onSaved={success} />
+          </PageSection>
+          <PageSection title="Personal dictionary">
+            <DictionarySection />
           </PageSection>
           <PageSection title="Change password">
             <ChangePasswordForm onChanged={success} />

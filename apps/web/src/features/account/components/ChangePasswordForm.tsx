@@ -3,13 +3,18 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { passwordSchema } from '@inkwell/contract';
+import { ApiError } from '../../../lib/api-client';
 import { PasswordField } from '../../../components/ui/PasswordField';
 import { useChangePassword } from '../api/change-password';
 
 export const PASSWORD_MESSAGES = {
   success: 'Password changed successfully!',
   failed: 'Error changing password, please try again.',
+  wrongCurrent: 'The current password is not right. Type the one you sign in with now.',
 } as const;
+
+/** The server's 400 for a wrong current password (users.service.ts changePassword). */
+const WRONG_CURRENT = /current password is incorrect/i;
 
 export function ChangePasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
   const [current, setCurrent] = useState('');
@@ -34,7 +39,16 @@ export function ChangePasswordForm({ onChanged }: { onChanged: (message: string)
           setNext('');
           onChanged(PASSWORD_MESSAGES.success);
         },
-        onError: () => setError(PASSWORD_MESSAGES.failed),
+        onError: (err) => {
+          // A wrong current password is the person's to fix, next to the field it concerns.
+          if (
+            err instanceof ApiError &&
+            err.status === 400 &&
+            WRONG_CURRENT.test(err.serverMessage ?? '')
+          )
+            setCurrentError(PASSWORD_MESSAGES.wrongCurrent);
+          else setError(PASSWORD_MESSAGES.failed);
+        },
       },
     );
   }

@@ -82,6 +82,35 @@ describe('AdminPage', () => {
     expect(within(rows[1]!).queryByRole('button')).toBeNull();
   });
 
+  it('shows the contact messages, and that they are not mailed without CONTACT_TO', async () => {
+    setup((req) =>
+      req.path === 'admin/contact-messages'
+        ? json(200, {
+            mailed_to: null,
+            messages: [
+              {
+                id: 2,
+                name: 'Alan',
+                email: 'alan@mail.test',
+                message: 'Can I have an account?',
+                created_at: '2026-11-27T10:00:00.000Z',
+              },
+            ],
+          })
+        : undefined,
+    );
+    const section = region('Contact messages');
+    expect(
+      await section.findByText('CONTACT_TO is not set, so they are not mailed: read them here.'),
+    ).toBeInTheDocument();
+    const list = section.getByRole('list', { name: 'Contact messages' });
+    expect(within(list).getByText('Can I have an account?')).toBeInTheDocument();
+    expect(within(list).getByRole('link', { name: 'alan@mail.test' })).toHaveAttribute(
+      'href',
+      'mailto:alan@mail.test',
+    );
+  });
+
   it('disables and enables an account and shows the fresh list', async () => {
     let users = USERS;
     const { actor, fetchMock } = setup((req) => {

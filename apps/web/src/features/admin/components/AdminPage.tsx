@@ -4,11 +4,12 @@ import { FeedbackSnackbar, type Feedback } from '../../../components/ui/Feedback
 import { PageContainer } from '../../../components/ui/PageContainer';
 import { PageSection } from '../../../components/ui/PageSection';
 import { AlertForm } from './AlertForm';
+import { ContactMessages } from './ContactMessages';
 import { InviteForm } from './InviteForm';
 import { ServiceStatus } from './ServiceStatus';
 import { UsersTable } from './UsersTable';
 
-/** The operators' page: the service, the banner, invitations and every account. */
+/** The operators' page: the service, the banner, invitations, every account and contact messages. */
 export function AdminPage({
   overview,
   currentUserEmail,
@@ -31,6 +32,9 @@ export function AdminPage({
       </PageSection>
       <PageSection title="Users">
         <UsersTable currentUserEmail={currentUserEmail} onFeedback={setFeedback} />
+      </PageSection>
+      <PageSection title="Contact messages">
+        <ContactMessages />
       </PageSection>
       <FeedbackSnackbar feedback={feedback} onClose={() => setFeedback(null)} />
     </PageContainer>

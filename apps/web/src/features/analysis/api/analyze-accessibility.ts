@@ -4,7 +4,11 @@ import {
 } from '@inkwell/contract';
 import { requestWithProgress, type ProgressOptions } from '../../../lib/progress-request';
 
-/** POST /api/accessibility-analysis (form `url`, no token, spec §6), with its progress. */
+/**
+ * POST /api/accessibility-analysis (form `url`), with its progress. Signed in, the token goes with it, so
+ * the analysis is the person's (GET /api/jobs, after a reload, on another device); an anonymous
+ * visitor's has no owner.
+ */
 export function analyzeAccessibility(
   url: string,
   progress: ProgressOptions,
@@ -13,7 +17,6 @@ export function analyzeAccessibility(
     'accessibility-analysis',
     {
       method: 'POST',
-      auth: false,
       body: new URLSearchParams({ url }),
       schema: accessibilityAnalysisResponseSchema,
     },

@@ -2,6 +2,8 @@ import { lazy, Suspense } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ChatInputBarProps } from './ChatInputBar';
+import { NewMessagesButton } from './NewMessagesButton';
+import { QuestionModeChip } from './QuestionModeChip';
 
 export const FOOTER_NOTE = 'AI responses may display inaccurate info.';
 
@@ -14,7 +16,9 @@ const ChatInputBar = lazy(() =>
 export function ChatBottomBar(props: ChatInputBarProps) {
   return (
     <Box sx={{ px: { xs: 1, sm: 2 }, pt: 1, pb: 0.5, display: 'flex', justifyContent: 'center' }}>
-      <Box sx={{ width: '100%', maxWidth: 800 }}>
+      <Box sx={{ width: '100%', maxWidth: 800, position: 'relative' }}>
+        <NewMessagesButton />
+        <QuestionModeChip />
         <Suspense fallback={<Box sx={{ minHeight: 56 }} />}>
           <ChatInputBar {...props} />
         </Suspense>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
@@ -13,15 +13,23 @@ import Mic from '@mui/icons-material/Mic';
 import MicOff from '@mui/icons-material/MicOff';
 import Send from '@mui/icons-material/Send';
 import StopCircle from '@mui/icons-material/StopCircle';
+import TravelExplore from '@mui/icons-material/TravelExplore';
 import { CHAT_MAX_CHARS } from '@inkwell/contract';
 import { TooltipIconButton } from '../../../components/ui/TooltipIconButton';
-import { useConversation } from '../../../lib/conversation';
+import { conversation, useConversation } from '../../../lib/conversation';
+import { filesQuestion, useFilesQuestion } from '../../../lib/files-question';
 import { useSession } from '../../../lib/session';
 import { useAiStatus } from '../api/get-ai-status';
 import { useSendMessage } from '../hooks/use-send-message';
 import { useSpeechRecognition } from '../hooks/use-speech-recognition';
+import { SCOPE_ID } from './ask-files-scope-text';
 import { MODEL_STATUS_BANNER_ID, ModelStatusBanner, modelStatusText } from './ModelStatusBanner';
 import { SignInPrompt } from './SignInPrompt';
+
+// Shown only while Ask my files is on: its chips stay out of what `/` loads first.
+const AskFilesScope = lazy(() =>
+  import('./AskFilesScope').then((m) => ({ default: m.AskFilesScope })),
+);
 
 export interface ChatInputBarProps {
   /** The upload button (the routes plug in the document actions). */
@@ -30,12 +38,24 @@ export interface ChatInputBarProps {
   renderTools?: (p: { disabled: boolean; text: string }) => ReactNode;
   /** URL mode: the URL field, its submit and 'Return' (the routes plug in page analysis). */
   renderUrlForm?: (p: { onReturn: () => void }) => ReactNode;
+  /** 'Pick files' of Ask my files: opens the file drawer, where files are picked. */
+  onPickFiles?: () => void;
 }
 
 /** The fixed chat input bar of spec §2 (upload, add URL, text area, voice, send, counter). */
-export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatInputBarProps) {
+export function ChatInputBar({
+  renderUpload,
+  renderTools,
+  renderUrlForm,
+  onPickFiles,
+}: ChatInputBarProps) {
   const { isAuthenticated } = useSession();
   const { questionTarget } = useConversation();
+  const filesMode = useFilesQuestion();
+  // A question about one file (its menu's Ask Questions) replaces Ask my files, and vice versa.
+  useEffect(() => {
+    if (questionTarget) filesQuestion.setOn(false);
+  }, [questionTarget]);
   const { send, sending, replying, stop } = useSendMessage();
   const { data: modelStatus } = useAiStatus(isAuthenticated);
   /** Why Send is disabled while the model is not ready (the banner says the same). */
@@ -63,12 +83,37 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
       <Link2 />
     </TooltipIconButton>
   );
+  const askFiles = (
+    <TooltipIconButton
+      title="Ask my files"
+      aria-pressed={filesMode.on}
+      disabled={disabled}
+      // Pressed: the spec's blue, lighter on the dark paper where it is too dark to see.
+      sx={
+        filesMode.on
+          ? (t) => ({ color: t.palette.mode === 'dark' ? 'primary.light' : 'primary.main' })
+          : undefined
+      }
+      onClick={() => {
+        if (!filesMode.on) conversation.setQuestionTarget(null);
+        filesQuestion.setOn(!filesMode.on);
+      }}
+    >
+      <TravelExplore />
+    </TooltipIconButton>
+  );
   const options = (
     <>
       {renderUpload?.({ disabled })}
       {addUrl}
+      {askFiles}
     </>
   );
+  const placeholder = questionTarget
+    ? `Ask a question about ${questionTarget.fileName}`
+    : filesMode.on
+      ? 'Ask your files a question'
+      : 'Ask anything';
 
   return (
     <Box>
@@ -78,6 +123,11 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
         renderUrlForm({ onReturn: () => setUrlMode(false) })
       ) : (
         <Paper variant="outlined" sx={{ p: 0.5 }}>
+          {filesMode.on && !disabled && (
+            <Suspense fallback={null}>
+              <AskFilesScope state={filesMode} onPickFiles={onPickFiles} />
+            </Suspense>
+          )}
           {small && (
             <Collapse in={optionsOpen}>
               <Box id="chat-add-options" sx={{ display: 'flex', gap: 0.5 }}>
@@ -104,10 +154,12 @@ export function ChatInputBar({ renderUpload, renderTools, renderUrlForm }: ChatI
               maxRows={6}
               value={text}
               disabled={disabled}
-              placeholder={
-                questionTarget ? `Ask a question about ${questionTarget.fileName}` : 'Ask anything'
-              }
-              inputProps={{ 'aria-label': 'Message', maxLength: CHAT_MAX_CHARS }}
+              placeholder={placeholder}
+              inputProps={{
+                'aria-label': 'Message',
+                maxLength: CHAT_MAX_CHARS,
+                'aria-describedby': filesMode.on && !disabled ? SCOPE_ID : undefined,
+              }}
               onChange={(e) => setText(e.target.value.slice(0, CHAT_MAX_CHARS))}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {

@@ -76,6 +76,7 @@ export const MessageItem = memo(function MessageItem({
             progress={message.work.progress}
             onCancel={message.work.cancel}
             label={message.work.label ?? text}
+            focus={message.work.focus}
           />
         )}
         {message.stopped && (

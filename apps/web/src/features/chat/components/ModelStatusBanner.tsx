@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import Alert from '@mui/material/Alert';
 import LinearProgress from '@mui/material/LinearProgress';
 import { MODEL_UNAVAILABLE_MESSAGE, type AiStatus } from '@inkwell/contract';
 
 export const MODEL_STATUS_BANNER_ID = 'model-status';
+
+const OperatorModelHint = lazy(() => import('./OperatorModelHint'));
 
 /** What the banner says, and why Send is disabled, while the model is not ready. */
 export function modelStatusText(status: AiStatus): string | null {
@@ -23,16 +26,20 @@ export function modelStatusText(status: AiStatus): string | null {
 export function ModelStatusBanner({ status }: { status: AiStatus }) {
   const text = modelStatusText(status);
   if (!text) return null;
+  const down = status.state === 'unavailable' || status.state === 'unreachable';
   return (
     <Alert
       id={MODEL_STATUS_BANNER_ID}
-      severity={
-        status.state === 'unavailable' || status.state === 'unreachable' ? 'warning' : 'info'
-      }
+      severity={down ? 'warning' : 'info'}
       role="status"
       sx={{ mb: 1 }}
     >
       {text}
+      {down && (
+        <Suspense fallback={null}>
+          <OperatorModelHint />
+        </Suspense>
+      )}
       {status.state === 'downloading' && (
         <LinearProgress
           variant="determinate"

@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import Translate from '@mui/icons-material/Translate';
 import Analytics from '@mui/icons-material/Analytics';
@@ -30,7 +28,10 @@ const FEATURES = [
   },
 ];
 
-/** The empty chat: a greeting (with the first name when signed in) and the four feature cards. */
+/**
+ * The empty chat: a greeting (with the first name when signed in) and the four features of spec
+ * §2, as plain text: framed as cards they looked clickable and did nothing (issue 39).
+ */
 export function WelcomeScreen({ firstName }: { firstName: string }) {
   return (
     <Box
@@ -62,21 +63,20 @@ export function WelcomeScreen({ firstName }: { firstName: string }) {
       >
         {FEATURES.map((f) => (
           <Box component="li" key={f.title}>
-            <Card variant="outlined" sx={{ height: '100%', textAlign: 'left' }}>
-              <CardContent sx={{ display: 'flex', gap: 1.5 }}>
-                <Box sx={{ color: 'primary.main', pt: 0.25 }} aria-hidden>
-                  {f.icon}
-                </Box>
-                <Box>
-                  <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem' }}>
-                    {f.title}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {f.text}
-                  </Typography>
-                </Box>
-              </CardContent>
-            </Card>
+            {/* Plain text, no card frame: they tell what the chat does and are not buttons. */}
+            <Box sx={{ display: 'flex', gap: 1.5, height: '100%', textAlign: 'left', p: 1 }}>
+              <Box sx={{ color: 'primary.main', pt: 0.25 }} aria-hidden>
+                {f.icon}
+              </Box>
+              <Box>
+                <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem' }}>
+                  {f.title}
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {f.text}
+                </Typography>
+              </Box>
+            </Box>
           </Box>
         ))}
       </Box>

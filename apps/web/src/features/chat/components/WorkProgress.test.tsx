@@ -29,6 +29,22 @@ describe('the text of a progress bar', () => {
     expect(describeProgress(p({ done: 5, total: 5, eta_s: 0 }))).toBe('Summarizing: part 5 of 5');
   });
 
+  it("leads with the server's heading, and gives a range while little is measured", () => {
+    const h = { heading: 'Summarizing part 4 of 28' };
+    expect(describeProgress(p({ ...h, done: 3, total: 28, eta_s: 600 }))).toBe(
+      'Summarizing part 4 of 28, about 10 min left',
+    );
+    expect(
+      describeProgress(p({ ...h, done: 3, total: 28, eta_s: 240, eta_range_s: [120, 360] })),
+    ).toBe('Summarizing part 4 of 28, about 2-6 min left');
+    expect(
+      describeProgress(p({ ...h, done: 3, total: 28, eta_s: 60, eta_range_s: [30, 90] }), 10),
+    ).toBe('Summarizing part 4 of 28, about 20 s-1 min left');
+    expect(describeProgress(p({ stage: 'reading', heading: 'Reading the file' }))).toBe(
+      'Reading the file…',
+    );
+  });
+
   it('tells the one who waits how many requests go before theirs, and about how long', () => {
     expect(describeQueue(p({ queued_ahead: 0 }))).toBeNull();
     expect(describeQueue(p({ queued_ahead: 1, running: 0 }))).toBe('1 request goes before yours');

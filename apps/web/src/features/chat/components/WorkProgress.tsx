@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -6,21 +6,36 @@ import Typography from '@mui/material/Typography';
 import type { ProgressEvent } from '@inkwell/contract';
 
 /**
- * "part 12 of 87, about 3 min left": what long work shows under its step while it runs. The time
- * left counts down with `elapsedS`, the seconds since the event arrived, and never below 1 s.
+ * "Summarizing part 12 of 87, about 3 min left": what long work shows under its step while it
+ * runs. The heading is the server's (older servers: the stage and the part). The time left counts
+ * down with `elapsedS`, the seconds since the event arrived, and never below 1 s; while little is
+ * measured it is a range ("about 2-6 min left").
  */
 export function describeProgress(p: ProgressEvent, elapsedS = 0): string {
-  const parts: string[] = [];
   const waiting = p.running === 0 && p.queued_ahead > 0;
-  if (p.total > 0) {
-    const part = `part ${Math.min(p.done + 1, p.total)} of ${p.total}`;
-    parts.push(waiting ? `waiting to start ${part}` : part);
-  }
-  if (p.eta_s !== null && p.eta_s > 0 && p.done < p.total)
-    parts.push(`about ${duration(Math.max(1, p.eta_s - elapsedS))} left`);
-  const line = parts.join(', ');
+  const heading = p.heading ?? legacyHeading(p, waiting);
+  if (p.eta_s === null || p.eta_s <= 0 || p.done >= p.total)
+    return p.total > 0 ? heading : `${heading}…`;
+  const left = (s: number) => Math.max(1, s - elapsedS);
+  const time = p.eta_range_s
+    ? durationRange(left(p.eta_range_s[0]), left(p.eta_range_s[1]))
+    : duration(left(p.eta_s));
+  return `${heading}, about ${time} left`;
+}
+
+function legacyHeading(p: ProgressEvent, waiting: boolean): string {
   const stage = p.stage.charAt(0).toUpperCase() + p.stage.slice(1);
-  return line ? `${stage}: ${line}` : `${stage}…`;
+  if (p.total <= 0) return stage;
+  const part = `part ${Math.min(p.done + 1, p.total)} of ${p.total}`;
+  return `${stage}: ${waiting ? `waiting to start ${part}` : part}`;
+}
+
+/** "2-6 min", "40 s-2 min": one unit when both ends share it. */
+function durationRange(low: number, high: number): string {
+  const [a, b] = [duration(low), duration(high)];
+  if (a === b) return a;
+  const unit = (d: string) => d.replace(/^[\d ]+/, '');
+  return unit(a) === unit(b) && !a.includes('h') ? `${a.replace(/ \S+$/, '')}-${b}` : `${a}-${b}`;
 }
 
 /** "2 requests go before yours, about 40 s": only for work that waits for others' calls. */
@@ -64,13 +79,22 @@ export function WorkProgress({
   progress,
   onCancel,
   label,
+  focus,
 }: {
   progress: ProgressEvent | null;
   onCancel: () => void;
   /** What the work is, for the bar's accessible name. */
   label: string;
+  /** Cancel takes the focus when shown. */
+  focus?: boolean;
 }) {
   const elapsed = useSecondsSince(progress);
+  const cancel = useRef<HTMLButtonElement>(null);
+  // Once, when shown: the person who just started the work lands on it.
+  useEffect(() => {
+    if (focus) cancel.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const determinate = progress !== null && progress.total > 0;
   const value = determinate ? (100 * progress.done) / progress.total : undefined;
   const text = progress ? describeProgress(progress, elapsed) : 'Starting…';
@@ -94,7 +118,7 @@ export function WorkProgress({
             </Typography>
           )}
         </Box>
-        <Button size="small" onClick={onCancel}>
+        <Button size="small" onClick={onCancel} ref={cancel}>
           Cancel
         </Button>
       </Box>

@@ -1,13 +1,15 @@
 import { useEffect, useRef } from 'react';
-import type { ChatMessage, Job } from '@inkwell/contract';
+import type { ChatMessage, Job, JobSummary } from '@inkwell/contract';
 import { conversation, type ConversationMessage } from '../../../lib/conversation';
 import { reportError } from '../../../lib/api-client';
+import { filesQuestion } from '../../../lib/files-question';
 import type { JobReplay } from '../../../lib/job-replay';
 
 // Loaded on use: the history's zod schema must stay out of the shell's first chunk.
 const getChatHistory = () => import('../api/get-chat-history').then((m) => m.getChatHistory());
 const clearHistories = () => import('../api/clear-histories').then((m) => m.clearHistories());
-const listJobs = () => import('../../../lib/list-jobs').then((m) => m.listJobs());
+const jobLists = () => import('../../../lib/list-jobs');
+const getJob = (id: string) => import('../../../lib/get-job').then((m) => m.getJob(id));
 const resumeReply = (id: number, text: string) =>
   import('./resume-reply').then((m) => m.resumeReply(id, text));
 
@@ -18,8 +20,9 @@ export type JobReplayer = (job: Job) => Promise<JobReplay | null>;
  * Mounted once by the routes: restores the stored conversation when signed in, empties it on
  * logout, and runs New Topic (clears the server's histories and the screen) when the signal changes.
  * The conversation restored is the chat history and the user's jobs asked in it (GET /api/jobs,
- * since its `started_at`), each in its place by time: results after a reload and on another
- * device, and jobs still running followed with their progress. `replayJob` must be stable.
+ * page after page back to its `started_at`; the result of each ended one from GET /api/jobs/:id),
+ * each in its place by time: results after a reload and on another device, and jobs still running
+ * followed with their progress. `replayJob` must be stable.
  */
 export function useConversationLifecycle({
   isAuthenticated,
@@ -36,19 +39,25 @@ export function useConversationLifecycle({
     if (!isAuthenticated) {
       conversation.reset();
       conversation.setUsage(null);
+      filesQuestion.reset();
       return;
     }
     let cancelled = false;
-    // The jobs are asked for alongside the history; without them the history still shows.
-    const jobs = listJobs().catch((err: Error) => {
-      reportError(`Recent jobs: ${err.message}`);
-      return [];
-    });
+    // The jobs' first page is asked for alongside the history; without jobs the history still shows.
+    const firstPage = jobLists().then((m) => m.getJobPage());
+    firstPage.catch(() => undefined); // read (and reported) below, once the history is here
     getChatHistory()
       .then(async (history) => {
         const usage = { current: history.current, max: history.max };
         conversation.setUsage(usage);
-        const replays = await replayJobs(await jobs, history.started_at ?? null, replayJob);
+        const since = history.started_at ? Date.parse(history.started_at) : -Infinity;
+        const jobs = await jobLists()
+          .then((m) => m.listJobsSince(firstPage, since))
+          .catch((err: Error) => {
+            reportError(`Recent jobs: ${err.message}`);
+            return [];
+          });
+        const replays = await replayJobs(jobs, replayJob);
         // Something typed meanwhile wins over the restored conversation.
         if (cancelled || conversation.getState().messages.length > 0) return;
         const messages = withCounter(history.messages.map(toMessage), usage);
@@ -82,22 +91,29 @@ export function useConversationLifecycle({
 
 type Placed = { at: string; messages: ConversationMessage[] };
 
-/** The jobs of this conversation (created since it began), oldest first, as their features show them. */
+/** The jobs of this conversation, oldest first, as their features show them. */
 async function replayJobs(
-  jobs: Job[],
-  startedAt: string | null,
+  jobs: JobSummary[],
   replayJob: JobReplayer | undefined,
 ): Promise<(Placed & { replay: JobReplay })[]> {
   if (!replayJob) return [];
-  const since = startedAt ? Date.parse(startedAt) : -Infinity;
-  const ours = jobs
-    .filter((j) => Date.parse(j.created_at) >= since)
-    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
-  const replays = await Promise.all(ours.map((job) => replayJob(job).catch(() => null)));
+  const ours = [...jobs].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  const replays = await Promise.all(
+    ours.map((job) =>
+      withResult(job)
+        .then(replayJob)
+        .catch(() => null),
+    ),
+  );
   return ours.flatMap((job, i) => {
     const replay = replays[i];
     return replay ? [{ at: job.created_at, messages: replay.messages, replay }] : [];
   });
+}
+
+/** A listed job with its result: asked for an ended one that has one (the list leaves it out). */
+async function withResult(job: JobSummary): Promise<Job> {
+  return job.state === 'done' ? getJob(job.id) : { ...job, result: null };
 }
 
 /** Chat messages and jobs merged by when they were asked (a job's messages stay together). */

@@ -1,17 +1,20 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { conversation, useReplying, wasStopped } from '../../../lib/conversation';
+import { filesQuestion } from '../../../lib/files-question';
 import { aiStatusQuery } from '../api/get-ai-status';
 import { LOADING_TEXT } from '../chat-texts';
 
 // Loaded on the first send: their zod schemas stay out of what `/` loads to render (issue 7).
 async function loadChatApi() {
-  const [ask, chat] = await Promise.all([
+  const [ask, chat, files] = await Promise.all([
     import('../question-job'),
     import('../api/send-chat-message'),
+    import('../files-question-job'),
   ]);
   return {
     runQuestion: ask.runQuestion,
+    runFilesQuestion: files.runFilesQuestion,
     sendChatMessage: chat.sendChatMessage,
     stopReply: chat.stopChatReply,
   };
@@ -20,8 +23,9 @@ async function loadChatApi() {
 /**
  * Chat send (spec §4): the user message is appended, then an ai placeholder 'Loading...' that the
  * reply replaces token by token; on failure the placeholder is removed silently. In question mode
- * (askQuestions) the text is a question about the chosen file (question-job.ts), after which the
- * mode ends.
+ * (askQuestions) the text is a question about the chosen file (question-job.ts); the mode stays
+ * until the person leaves it (QuestionModeChip). With "Ask my files" on, it is a question across
+ * the user's files (files-question-job).
  */
 export function useSendMessage() {
   const [sending, setSending] = useState(false);
@@ -37,13 +41,24 @@ export function useSendMessage() {
     const target = conversation.getState().questionTarget;
     if (target) {
       // A question about a file is a job: its own 'Loading...' step, with progress and Cancel.
-      conversation.setQuestionTarget(null);
       try {
         const { runQuestion } = await loadChatApi();
         await runQuestion(target, text);
       } catch (err) {
         // Only the code failed to load (runQuestion posts its own failures).
         conversation.add({ type: 'error', text: `Error in askQuestions: ${String(err)}` });
+      } finally {
+        setSending(false);
+      }
+      return true;
+    }
+    const files = filesQuestion.getState();
+    if (files.on) {
+      try {
+        const { runFilesQuestion } = await loadChatApi();
+        await runFilesQuestion(text, files.picked);
+      } catch (err) {
+        conversation.add({ type: 'error', text: `Error in Ask my files: ${String(err)}` });
       } finally {
         setSending(false);
       }

@@ -8,14 +8,23 @@ const DownloadResponseDialog = lazy(() =>
   import('./DownloadResponseDialog').then((m) => ({ default: m.DownloadResponseDialog })),
 );
 
-/** Under an ai reply: save it as txt, pdf or docx ('Download File'). Failures are logged only. */
-export function DownloadResponseButton({ text }: { text: string }) {
+/**
+ * Under an ai reply: save it as txt, pdf or docx ('Download File'). Failures are logged only.
+ * `label` names what is saved when it is not the reply (a proofread's corrected text).
+ */
+export function DownloadResponseButton({
+  text,
+  label = 'Download reply',
+}: {
+  text: string;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <TooltipIconButton
-        title="Download"
-        label="Download reply"
+        title={label === 'Download reply' ? 'Download' : label}
+        label={label}
         size="small"
         onClick={() => setOpen(true)}
       >

@@ -6,6 +6,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { SentimentLabel, SentimentResponse } from '@inkwell/contract';
+import { ColumnPicker } from './ColumnPicker';
 
 const LABELS: SentimentLabel[] = ['positive', 'neutral', 'negative'];
 const COLORS: Record<SentimentLabel, string> = {
@@ -15,7 +16,7 @@ const COLORS: Record<SentimentLabel, string> = {
 };
 const MAX_ROWS = 100;
 
-/** Overall score, a bar per label (plain CSS, no chart library) and a table of the items. */
+/** The column(s) read, for the heading (bars are plain CSS, no chart library). */
 function columnsText(result: SentimentResponse): string {
   const sheets = result.columns ?? [];
   if (sheets.length > 1) {
@@ -24,7 +25,17 @@ function columnsText(result: SentimentResponse): string {
   return result.column ? ` · column “${result.column}”` : '';
 }
 
-export function SentimentResult({ result }: { result: SentimentResponse }) {
+/**
+ * Overall score, a bar per label, a table of the items; for a table, the column read, which
+ * `onColumn` (when given) lets the user change.
+ */
+export function SentimentResult({
+  result,
+  onColumn,
+}: {
+  result: SentimentResponse;
+  onColumn?: (column: string) => void;
+}) {
   const bySheet = (result.columns?.length ?? 0) > 1;
   const counts = LABELS.map((l) => result.items.filter((i) => i.label === l).length);
   const total = Math.max(1, result.items.length);
@@ -34,6 +45,9 @@ export function SentimentResult({ result }: { result: SentimentResponse }) {
         {`Overall: ${result.overall.label} (${result.overall.score.toFixed(2)})`}
         {columnsText(result)}
       </Typography>
+      {onColumn && result.column && (result.column_choices?.length ?? 0) > 1 && (
+        <ColumnPicker column={result.column} choices={result.column_choices!} onColumn={onColumn} />
+      )}
       <Box
         component="ul"
         aria-label="Sentiment distribution"
@@ -65,7 +79,8 @@ export function SentimentResult({ result }: { result: SentimentResponse }) {
           sx={{ maxHeight: 320, overflow: 'auto' }}
           tabIndex={0}
           role="region"
-          aria-label="Sentiment by item"
+          // Named by its column too: two results in the conversation are two distinct regions.
+          aria-label={`Sentiment by item${result.column ? ` in column “${result.column}”` : ''}`}
         >
           <Table size="small">
             <TableHead>

@@ -20,7 +20,11 @@ export const filePreviewQuery = (id: number) =>
     staleTime: 60_000,
   });
 
-/** GET /api/preview_file/:id?format=text: a pdf's text page by page, pages read by OCR marked. */
+/**
+ * GET /api/preview_file/:id?format=text: a pdf's text page by page, pages read by OCR marked; for
+ * the other types their usual JSON preview. Its `text` is the file's extracted text, in which the
+ * sources of an answer across files give their passages' offsets.
+ */
 export async function getPdfText(id: number): Promise<PreviewResponse> {
   return previewResponseSchema.parse(await apiRequest(`preview_file/${id}?format=text`));
 }

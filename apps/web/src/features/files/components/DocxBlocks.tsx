@@ -1,7 +1,19 @@
 import Box from '@mui/material/Box';
 import type { DocBlock } from '@inkwell/contract';
 
-const cellSx = { border: 1, borderColor: 'divider', px: 1, py: 0.5, textAlign: 'left' } as const;
+// Cells wrap between words only (the table scrolls sideways instead): `anywhere`, right for
+// paragraphs on a phone, broke a table's numbers across lines (issue 39).
+const cellSx = {
+  border: 1,
+  borderColor: 'divider',
+  px: 1,
+  py: 0.5,
+  textAlign: 'left',
+  overflowWrap: 'normal',
+} as const;
+
+/** A figure (12,500 · -3.5 % · $1,200.00 · (42)): kept on one line. */
+const isFigure = (text: string) => /\d/.test(text) && /^[\s\d.,%+\-−–()$€£¥]+$/.test(text);
 
 /** A docx as Word laid it out: headings, paragraphs, lists and tables (data, never HTML). */
 export function DocxBlocks({ blocks }: { blocks: DocBlock[] }) {
@@ -50,7 +62,14 @@ export function DocxBlocks({ blocks }: { blocks: DocBlock[] }) {
                     {b.rows.map((row, r) => (
                       <tr key={r}>
                         {row.map((cell, c) => (
-                          <Box key={c} component="td" sx={cellSx}>
+                          <Box
+                            key={c}
+                            component="td"
+                            sx={{
+                              ...cellSx,
+                              ...(isFigure(cell) && { whiteSpace: 'nowrap', textAlign: 'right' }),
+                            }}
+                          >
                             {cell}
                           </Box>
                         ))}

@@ -26,7 +26,7 @@ function setup(handler: MockHandler = () => undefined, route = '/') {
     if (req.path === 'alerts/latest') return json(200, { message: '', isVisible: false });
     if (req.path === 'chat/history')
       return json(200, { messages: [], current: 0, max: 20, started_at: null });
-    if (req.path === 'jobs') return json(200, { jobs: [] });
+    if (req.path === 'jobs') return json(200, { jobs: [], next_cursor: null });
     if (req.path === 'my_files') return listing();
     return undefined;
   });
@@ -125,7 +125,15 @@ describe('file drawer', () => {
         return json(200, {
           response: 'Two fixes.',
           issues: [
-            { message: 'Spelling', offset: 4, length: 3, suggestions: ['the'], rule: 'Spelling' },
+            {
+              message: 'Spelling',
+              offset: 4,
+              length: 3,
+              suggestions: ['the'],
+              rule: 'Spelling',
+              original: 'teh',
+              correction: 'the',
+            },
           ],
           corrected_text: 'Fix the typo',
           truncated: false,
@@ -144,7 +152,7 @@ describe('file drawer', () => {
     });
     await menuAction(user, 'Proofread');
     const mark = await screen.findByText('the', { selector: 'mark' });
-    expect(mark).toHaveAttribute('title', 'Spelling');
+    expect(mark).toHaveAttribute('title', 'Was “teh”: Spelling');
     expect(screen.getByText('Proofread completed for report.pdf.')).toBeInTheDocument();
     await menuAction(user, 'Sentiment Analysis');
     expect(await screen.findByText('Mostly happy.')).toBeInTheDocument();
@@ -223,23 +231,49 @@ describe('file drawer', () => {
     await waitFor(() => expect(callsTo(fetchMock, 'delete_all_files')).toHaveLength(1));
   });
 
+  it("'Delete All Files' under the list deletes the folder after confirmation", async () => {
+    const { user, fetchMock } = setup((req) =>
+      req.method === 'DELETE' ? json(200, { message: 'ok', deleted: 2 }) : undefined,
+    );
+    const drawer = await openDrawer(user);
+    await user.click(await drawer.findByRole('button', { name: 'Delete All Files' }));
+    const all = within(await screen.findByRole('dialog', { name: 'Confirm Deletion' }));
+    await user.click(all.getByRole('button', { name: 'Delete All' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'delete_all_files')).toHaveLength(1));
+  });
+
+  it('an action started from the drawer puts the focus on its Cancel, not back on the menu', async () => {
+    const { user } = setup((req) =>
+      req.path === 'summarize' ? new Promise<Response>(() => {}) : undefined,
+    );
+    await menuAction(user, 'Summarize');
+    const step = await screen.findByText('Starting Summarize for report.pdf...');
+    await waitFor(() =>
+      expect(
+        within(step.closest('article')!).getByRole('button', { name: 'Cancel' }),
+      ).toHaveFocus(),
+    );
+  });
+
   it('rejects unsupported and too large files before uploading', async () => {
     const { user, fetchMock } = setup();
     await openDrawer(user);
     const input = (await screen.findByTestId('drawer-file-input')) as HTMLInputElement;
     // user-event would filter by `accept`; a user can still pick "All files" in the dialog.
     fireEvent.change(input, { target: { files: [new File(['x'], 'virus.exe')] } });
-    const dialog = within(await screen.findByRole('dialog', { name: 'File Upload Status' }));
+    const status = within(await screen.findByRole('list', { name: 'File Upload Status' }));
     expect(
-      dialog.getByText('Unsupported file type. Please select an allowed file.'),
+      status.getByText('Unsupported file type. Please select an allowed file.', { exact: false }),
     ).toBeInTheDocument();
-    await user.click(dialog.getByRole('button', { name: 'Close' }));
+    await user.click(status.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('list', { name: 'File Upload Status' })).toBeNull();
     const big = new File(['x'], 'big.txt');
     Object.defineProperty(big, 'size', { value: 3 * 1024 * 1024 });
     fireEvent.change(input, { target: { files: [big] } });
     expect(
       await screen.findByText(
         'File size exceeds the allowed limit. Text files can be at most 2 MB.',
+        { exact: false },
       ),
     ).toBeInTheDocument();
     expect(callsTo(fetchMock, 'upload_file')).toHaveLength(0);
@@ -279,8 +313,8 @@ describe('file drawer messages (spec §8)', () => {
     await openDrawer(user);
     const input = await screen.findByTestId('drawer-file-input');
     fireEvent.change(input, { target: { files: [new File(['hello'], 'new.txt')] } });
-    const dialog = within(await screen.findByRole('dialog', { name: 'File Upload Status' }));
-    return { dialog, uploads };
+    const status = within(await screen.findByRole('list', { name: 'File Upload Status' }));
+    return { status, uploads };
   }
 
   it.each<[string, FakeXhrAnswer, string]>([
@@ -306,11 +340,42 @@ describe('file drawer messages (spec §8)', () => {
       'Upload failed: An error occurred. Please check your internet connection and try again.',
     ],
   ])('upload status shows %s', async (_name, answer, message) => {
-    const { dialog, uploads } = await uploadThroughDrawer(answer);
-    const alert = await dialog.findByRole('alert');
-    expect(alert.textContent).toBe(message);
+    const { status, uploads } = await uploadThroughDrawer(answer);
+    const alert = await status.findByRole('alert');
+    expect(alert.textContent).toBe(`new.txt: ${message}`);
     expect(uploads).toHaveLength(1);
-    expect(dialog.getByRole('button', { name: 'Close' })).toBeEnabled();
+    // No dialog to close: the drawer stays usable.
+    expect(screen.queryByRole('dialog', { name: 'File Upload Status' })).toBeNull();
+  });
+
+  it('uploads several files picked at once, one after the other, each with its status', async () => {
+    const uploads = mockXhr((req) =>
+      (req.body as FormData).get('file') instanceof File &&
+      ((req.body as FormData).get('file') as File).name === 'full.txt'
+        ? { status: 413, body: { error: 'Your storage is full.' } }
+        : { status: 201, body: UPLOADED, progress: [50] },
+    );
+    const { user } = setup();
+    await openDrawer(user);
+    const input = await screen.findByTestId('drawer-file-input');
+    expect(input).toHaveAttribute('multiple');
+    fireEvent.change(input, {
+      target: {
+        files: [new File(['a'], 'a.txt'), new File(['x'], 'bad.exe'), new File(['f'], 'full.txt')],
+      },
+    });
+    const status = within(await screen.findByRole('list', { name: 'File Upload Status' }));
+    await waitFor(() => expect(status.getAllByRole('alert')).toHaveLength(3));
+    expect(status.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      `a.txt: ${UPLOADED.message}`,
+      'bad.exe: Unsupported file type. Please select an allowed file.',
+      'full.txt: Your storage is full.',
+    ]);
+    // The unsupported one never left the browser.
+    expect(uploads.map((u) => ((u.body as FormData).get('file') as File).name)).toEqual([
+      'a.txt',
+      'full.txt',
+    ]);
   });
 
   it("Sentiment Analysis with an empty answer posts 'No sentiment analysis response'", async () => {

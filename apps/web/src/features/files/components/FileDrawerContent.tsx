@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import type { FileItem } from '@inkwell/contract';
 import { UPLOAD_ACCEPT } from '../../../lib/validate-upload';
@@ -9,9 +10,12 @@ import { FULL_MENU, type FileDocumentAction, type UnavailableActions } from '../
 import { useUpload } from '../hooks/use-upload';
 import { FileManager } from './FileManager';
 import { StorageUsage } from './StorageUsage';
-import { UploadStatusDialog } from './UploadStatusDialog';
+import { UploadStatusList } from './UploadStatusList';
 
-/** The body of the file drawer: Upload File, storage used, and the file list. */
+/**
+ * The body of the file drawer: Upload File (several files at once), their upload status, storage
+ * used, and the file list.
+ */
 export function FileDrawerContent({
   unavailable,
   onDocumentAction,
@@ -21,20 +25,21 @@ export function FileDrawerContent({
 }) {
   const input = useRef<HTMLInputElement>(null);
   const files = useMyFiles();
-  const { status, upload, clear } = useUpload();
+  const { statuses, upload, dismiss } = useUpload();
   return (
     <Box>
       <input
         ref={input}
         type="file"
         hidden
+        multiple
         accept={UPLOAD_ACCEPT}
-        aria-label="Choose a file to upload"
+        aria-label="Choose files to upload"
         data-testid="drawer-file-input"
         onChange={(e) => {
-          const file = e.target.files?.[0];
+          const files = Array.from(e.target.files ?? []);
           e.target.value = '';
-          if (file) void upload(file);
+          if (files.length) void upload(files);
         }}
       />
       <Button
@@ -45,9 +50,20 @@ export function FileDrawerContent({
       >
         Upload File
       </Button>
+      <UploadStatusList statuses={statuses} onDismiss={dismiss} />
       {files.data && <StorageUsage used={files.data.used_bytes} quota={files.data.quota_bytes} />}
-      <FileManager menu={FULL_MENU} unavailable={unavailable} onDocumentAction={onDocumentAction} />
-      {status && <UploadStatusDialog status={status} onClose={clear} />}
+      {Boolean(files.data?.files.length) && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          Tick files to ask only them with Ask my files; with none ticked, it asks them all.
+        </Typography>
+      )}
+      <FileManager
+        menu={FULL_MENU}
+        deleteAllButton
+        pickable
+        unavailable={unavailable}
+        onDocumentAction={onDocumentAction}
+      />
     </Box>
   );
 }

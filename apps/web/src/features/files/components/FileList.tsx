@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
@@ -10,20 +11,24 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import MoreVert from '@mui/icons-material/MoreVert';
 import type { FileItem } from '@inkwell/contract';
+import { filesQuestion, useFilesQuestion } from '../../../lib/files-question';
+import { FileSearchState } from './FileSearchState';
 import { FileTypeIcon } from './FileTypeIcon';
 
 export const FETCHING_FILES = 'Fetching files...';
 export const EMPTY_FOLDER = 'Your folder is empty.';
 
 /**
- * The user's files. Double-click (or Enter) opens a file; its menu opens from the ⋮ button, a
- * right-click, or the context-menu key.
+ * The user's files, each with its state in the search index. Double-click (or Enter) opens a
+ * file; its menu opens from the ⋮ button, a right-click, or the context-menu key. `pickable`
+ * adds a checkbox per file that picks it for Ask my files.
  */
 export function FileList({
   files,
   loading,
   error,
   dense,
+  pickable,
   onOpen,
   onMenu,
 }: {
@@ -31,10 +36,12 @@ export function FileList({
   loading: boolean;
   error?: boolean;
   dense?: boolean;
+  pickable?: boolean;
   onOpen: (file: FileItem) => void;
   onMenu: (file: FileItem, anchor: HTMLElement) => void;
 }) {
   const [selected, setSelected] = useState<number | null>(null);
+  const { picked } = useFilesQuestion();
   if (loading) {
     return (
       <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, p: 2 }}>
@@ -74,6 +81,20 @@ export function FileList({
             </IconButton>
           }
         >
+          {pickable && (
+            <Checkbox
+              checked={picked.some((p) => p.id === file.id)}
+              onChange={() => filesQuestion.toggle({ id: file.id, fileName: file.file_name })}
+              slotProps={{ input: { 'aria-label': `Pick ${file.file_name} for Ask my files` } }}
+              // The spec's blue is too dark to see ticked on the dark paper.
+              sx={(t) => ({
+                ml: -1,
+                ...(t.palette.mode === 'dark'
+                  ? { '&.Mui-checked': { color: t.palette.primary.light } }
+                  : {}),
+              })}
+            />
+          )}
           <ListItemButton
             selected={selected === file.id}
             onClick={(e) => {
@@ -91,7 +112,12 @@ export function FileList({
             </ListItemIcon>
             <ListItemText
               primary={file.file_name}
-              secondary={formatSize(file.size)}
+              secondary={
+                <>
+                  {formatSize(file.size)}
+                  <FileSearchState file={file} />
+                </>
+              }
               slotProps={{ primary: { noWrap: true, title: file.file_name } }}
             />
           </ListItemButton>

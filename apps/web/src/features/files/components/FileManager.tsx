@@ -1,6 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import DeleteSweep from '@mui/icons-material/DeleteSweep';
 import type { FileItem } from '@inkwell/contract';
 import { FeedbackSnackbar } from '../../../components/ui/FeedbackSnackbar';
+import { filesQuestion } from '../../../lib/files-question';
 import { useMyFiles } from '../api/get-my-files';
 import {
   isDocumentAction,
@@ -29,11 +33,17 @@ type Dialog =
 export function FileManager({
   menu,
   dense,
+  deleteAllButton,
+  pickable,
   unavailable,
   onDocumentAction,
 }: {
   menu: FileMenuAction[];
   dense?: boolean;
+  /** 'Delete All Files' under the list: deleting all is about the folder, not about one file. */
+  deleteAllButton?: boolean;
+  /** A checkbox per file picks it for Ask my files. */
+  pickable?: boolean;
   unavailable?: UnavailableActions;
   /** Proofread, Sentiment Analysis, Summarize, Ask Questions, Translate: run by the routes. */
   onDocumentAction?: (action: FileDocumentAction, file: FileItem) => void;
@@ -42,6 +52,10 @@ export function FileManager({
   const commands = useFileCommands();
   const [menuFor, setMenuFor] = useState<{ file: FileItem; anchor: HTMLElement } | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  // Files picked for Ask my files follow renames, and leave when deleted.
+  useEffect(() => {
+    if (files.data) filesQuestion.sync(files.data.files);
+  }, [files.data]);
 
   function select(action: FileMenuAction, file: FileItem) {
     setMenuFor(null);
@@ -60,9 +74,22 @@ export function FileManager({
         loading={files.isPending}
         error={files.isError}
         dense={dense}
+        pickable={pickable}
         onOpen={(file) => setDialog({ kind: 'preview', file })}
         onMenu={(file, anchor) => setMenuFor({ file, anchor })}
       />
+      {deleteAllButton && (files.data?.files.length ?? 0) > 0 && (
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
+          <Button
+            size="small"
+            color="error"
+            startIcon={<DeleteSweep />}
+            onClick={() => setDialog({ kind: 'deleteAll' })}
+          >
+            Delete All Files
+          </Button>
+        </Box>
+      )}
       <FileMenu
         anchor={menuFor?.anchor ?? null}
         fileName={menuFor?.file.file_name ?? ''}

@@ -13,6 +13,7 @@ import { ALLOWED_EXTENSIONS, PREVIEW_ZOOM, type FileItem } from '@inkwell/contra
 import { ApiError } from '../../../lib/api-client';
 import { API_MESSAGES } from '../../../lib/api-messages';
 import { filePreviewQuery, pdfTextQuery } from '../api/get-file-preview';
+import { PassageText, type Passage } from './PassageText';
 import { PreviewBody } from './PreviewBody';
 
 const PdfPreview = lazy(() => import('./PdfPreview').then((m) => ({ default: m.PdfPreview })));
@@ -37,16 +38,33 @@ export function previewFailure(err: unknown): { message: string; detail?: string
 
 const isPreviewable = (type: string) => (ALLOWED_EXTENSIONS as readonly string[]).includes(type);
 
-/** 'File Preview': a zoom slider (10–40, default 16), a spinner while loading, then the content. */
-export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: () => void }) {
+/**
+ * 'File Preview': a zoom slider (10–40, default 16), a spinner while loading, then the content.
+ * Opened at a `passage` (a source of an answer across files), it shows the file's extracted text
+ * with the passage marked; 'Show passage' switches between that and the usual preview.
+ */
+export function FilePreviewDialog({
+  file,
+  passage,
+  onClose,
+}: {
+  file: Pick<FileItem, 'id' | 'file_name' | 'type'>;
+  passage?: Passage;
+  onClose: () => void;
+}) {
   const [zoom, setZoom] = useState<number>(PREVIEW_ZOOM.default);
   const previewable = isPreviewable(file.type);
-  const preview = useQuery({ ...filePreviewQuery(file.id), enabled: previewable });
+  const [atPassage, setAtPassage] = useState(Boolean(passage));
+  const preview = useQuery({ ...filePreviewQuery(file.id), enabled: previewable && !atPassage });
   // A pdf can also be shown as its text, page by page: what the AI actions read, and which
   // scanned pages were read by OCR.
   const [asText, setAsText] = useState(false);
-  const isPdf = previewable && preview.data?.kind === 'pdf';
-  const pdfText = useQuery({ ...pdfTextQuery(file.id), enabled: isPdf && asText });
+  const isPdf = previewable && !atPassage && preview.data?.kind === 'pdf';
+  // The extracted text (every type answers it): a pdf's pages, or the text a passage is in.
+  const pdfText = useQuery({
+    ...pdfTextQuery(file.id),
+    enabled: previewable && ((isPdf && asText) || atPassage),
+  });
   const spinner = (
     <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
       <CircularProgress aria-label="Loading preview" />
@@ -54,7 +72,11 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
   );
   let body;
   if (!previewable) body = <Typography color="error">{UNSUPPORTED}</Typography>;
-  else if (preview.isPending) body = spinner;
+  else if (atPassage && passage) {
+    if (pdfText.isPending) body = spinner;
+    else if (pdfText.isError) body = <PreviewFailure err={pdfText.error} />;
+    else body = <PassageText text={pdfText.data.text} passage={passage} zoom={zoom} />;
+  } else if (preview.isPending) body = spinner;
   else if (preview.isError) {
     const { message, detail } = previewFailure(preview.error);
     body = (
@@ -108,13 +130,19 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
         sx={{ minHeight: 200 }}
         // The pdf's pages scroll here (the other previews scroll inside PreviewBody, which is
         // focusable itself): keyboard users reach and scroll them through this region.
-        {...(isPdf && !asText
+        // So is the text a passage is marked in.
+        {...((isPdf && !asText) || atPassage
           ? { tabIndex: 0, role: 'region', 'aria-label': `Preview of ${file.file_name}` }
           : {})}
       >
         {body}
       </DialogContent>
       <DialogActions>
+        {passage && (
+          <Button onClick={() => setAtPassage((p) => !p)} aria-pressed={atPassage}>
+            Show passage
+          </Button>
+        )}
         {isPdf && (
           <Button onClick={() => setAsText((t) => !t)} aria-pressed={asText}>
             Show text
@@ -123,5 +151,19 @@ export function FilePreviewDialog({ file, onClose }: { file: FileItem; onClose: 
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+function PreviewFailure({ err }: { err: unknown }) {
+  const { message, detail } = previewFailure(err);
+  return (
+    <Box role="alert">
+      <Typography color="error">{message}</Typography>
+      {detail && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {detail}
+        </Typography>
+      )}
+    </Box>
   );
 }

@@ -1,4 +1,5 @@
-import axe from 'axe-core';
+import type axe from 'axe-core';
+import { axeCore } from '../../../../lib/lazy-axe';
 import type { JSDOM } from 'jsdom';
 import type { AxeRawResult } from './accessibility-score';
 import { axeRunOptions, LIGHTHOUSE_A11Y_RULES, RULES_NEEDING_LAYOUT } from './lighthouse-rules';
@@ -36,7 +37,7 @@ export async function runAxeInJsdom(dom: JSDOM): Promise<AxeRun> {
   withoutLayout(window);
   withoutFonts(window);
   // Evaluated in the page's realm (never the page's own scripts: runScripts is 'outside-only').
-  dom.window.eval(axe.source);
+  dom.window.eval(axeCore().source);
   dom.window.eval(SKIP_LINKS_WITHOUT_LAYOUT);
   const result = await window.axe.run(window.document, axeRunOptions(JSDOM_RULES));
   return {

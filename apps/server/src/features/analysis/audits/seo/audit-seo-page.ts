@@ -7,7 +7,7 @@ import { lighthouseSeoAudits, type RobotsTxtResult } from './seo-lighthouse-audi
 
 /**
  * The SEO audits of a page already fetched, with its site's robots.txt as fetched. Parses the
- * page with jsdom: it runs in the CPU pool (workers/cpu-tasks.ts), never on the event loop.
+ * page with jsdom: it runs in the CPU pool (src/cpu-tasks.ts), never on the event loop.
  */
 export function auditSeoPage(a: {
   page: FetchedResource;
@@ -24,7 +24,12 @@ export function auditSeoPage(a: {
       document: dom.window.document,
       robots,
     };
-    audits = [...lighthouseSeoAudits(seoPage), ...extraSeoAudits(seoPage)];
+    // One finding per fault: an extra audit with nothing to judge (no description to measure)
+    // is left out, as Lighthouse's own audit reports the fault.
+    audits = [
+      ...lighthouseSeoAudits(seoPage),
+      ...extraSeoAudits(seoPage).filter((a) => a.applicable),
+    ];
   } finally {
     dom.window.close();
   }

@@ -5,7 +5,8 @@ import type { ScoredAudit, SeoPage } from './seo-lighthouse-audits';
  * What Lighthouse's SEO category lacks but a professional audit checks. Weight 0, so the score
  * stays comparable with Lighthouse's; they feed the details and the AI advice.
  */
-type Verdict = { passed: boolean; details: string };
+/** `applicable: false`: the audit has nothing to judge (another audit reports the fault). */
+type Verdict = { passed: boolean; details: string; applicable?: boolean };
 
 export const TITLE_LENGTH = { min: 10, max: 60 };
 export const DESCRIPTION_LENGTH = { min: 50, max: 160 };
@@ -18,6 +19,10 @@ function meta(doc: Document, attr: 'name' | 'property', key: string): string | u
   return undefined;
 }
 
+/**
+ * Lighthouse's heading-order semantics: heading levels only go down one at a time, from the top:
+ * the outline starts at h1, so an h3 before the h1 (or right after an h1) skips a level.
+ */
 function headingOutline(page: SeoPage): Verdict {
   const headings = [...page.document.querySelectorAll('h1, h2, h3, h4, h5, h6')];
   if (headings.length === 0) return { passed: false, details: 'The page has no headings.' };
@@ -25,14 +30,21 @@ function headingOutline(page: SeoPage): Verdict {
   let previous = 0;
   for (const h of headings) {
     const level = Number(h.tagName[1]);
-    if (previous && level > previous + 1) {
-      skips.push(`h${previous} → h${level} ("${(h.textContent ?? '').trim().slice(0, 40)}")`);
+    if (level > previous + 1) {
+      const text = (h.textContent ?? '').trim().slice(0, 40);
+      skips.push(previous ? `h${previous} → h${level} ("${text}")` : `h${level} first ("${text}")`);
     }
     previous = level;
   }
   return skips.length
-    ? { passed: false, details: `Heading levels are skipped: ${skips.slice(0, 5).join(', ')}` }
-    : { passed: true, details: `${headings.length} headings in a consistent outline.` };
+    ? {
+        passed: false,
+        details: `Levels go down one at a time from h1; skipped: ${skips.slice(0, 5).join(', ')}`,
+      }
+    : {
+        passed: true,
+        details: `${headings.length} headings, each at most one level below the one before.`,
+      };
 }
 
 function singleH1(page: SeoPage): Verdict {
@@ -65,7 +77,8 @@ function lengthCheck(
   what: string,
   range: { min: number; max: number },
 ): Verdict {
-  if (!value) return { passed: false, details: `No ${what}.` };
+  // A missing title or description is one fault, reported by Lighthouse's own audit.
+  if (!value) return { passed: true, applicable: false, details: `No ${what} to measure.` };
   const n = value.length;
   if (n < range.min)
     return {
@@ -138,8 +151,8 @@ function viewport(page: SeoPage): Verdict {
 const EXTRA: Array<[string, string, string, (p: SeoPage) => Verdict]> = [
   [
     'heading-outline',
-    'Headings form a consistent outline',
-    'Headings skip levels or form no outline',
+    'Heading elements appear in a sequentially-descending order',
+    'Heading elements are not in a sequentially-descending order',
     headingOutline,
   ],
   ['single-h1', 'Page has exactly one <h1>', 'Page does not have exactly one <h1>', singleH1],
@@ -171,8 +184,8 @@ const EXTRA: Array<[string, string, string, (p: SeoPage) => Verdict]> = [
 
 export function extraSeoAudits(page: SeoPage): ScoredAudit[] {
   return EXTRA.map(([id, title, failureTitle, run]) => {
-    const v = run(page);
-    return { id, title: v.passed ? title : failureTitle, weight: 0, applicable: true, ...v };
+    const { passed, details, applicable = true } = run(page);
+    return { id, title: passed ? title : failureTitle, weight: 0, applicable, passed, details };
   });
 }
 

@@ -1,4 +1,4 @@
-import axe from 'axe-core';
+import { axeCore } from '../../../../lib/lazy-axe';
 import { renderingOf } from './rendering';
 import type { SeoPage, Verdict } from './seo-page';
 
@@ -17,9 +17,11 @@ const NAME_REQUIRED = new Set(
   ),
 );
 // Untyped in axe's d.ts, as validLangs is.
-const GLOBAL_ARIA = (
-  axe.commons as unknown as { standards: { getGlobalAriaAttrs(): string[] } }
-).standards.getGlobalAriaAttrs();
+let globalAria: string[] | undefined;
+const globalAriaAttributes = () =>
+  (globalAria ??= (
+    axeCore().commons as unknown as { standards: { getGlobalAriaAttrs(): string[] } }
+  ).standards.getGlobalAriaAttrs());
 
 const explicitRole = (img: Element) =>
   (img.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0] ?? '';
@@ -31,7 +33,7 @@ function isPresentational(img: Element): boolean {
   if (img.getAttribute('alt') === '') return true; // implicit role of an empty-alt image
   return (
     isPresentationRole(explicitRole(img)) &&
-    !GLOBAL_ARIA.some((a) => img.hasAttribute(a)) &&
+    !globalAriaAttributes().some((a) => img.hasAttribute(a)) &&
     !isFocusable(img)
   );
 }

@@ -63,10 +63,8 @@ function isCrawlable(page: SeoPage): Verdict {
   }
   // Like Lighthouse: blocked only when every known bot (and the generic rules) is blocked.
   if (blocked.length === BOT_USER_AGENTS.length) {
-    return {
-      passed: false,
-      details: `Page is blocked from indexing: ${genericReasons.join('; ')}`,
-    };
+    // The title says it is blocked: the details say only why.
+    return { passed: false, details: genericReasons.join('; ') || 'Every crawler is blocked.' };
   }
   if (blocked.length) {
     return {

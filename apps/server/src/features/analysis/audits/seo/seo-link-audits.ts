@@ -1,4 +1,4 @@
-import axe from 'axe-core';
+import { axeCore } from '../../../../lib/lazy-axe';
 import { parseLinkHeader } from '../../fetch/link-header';
 import { headerValues, isHtmlElement, resolveUrl, type SeoPage, type Verdict } from './seo-page';
 
@@ -40,7 +40,9 @@ function linkElements(page: SeoPage): LinkElement[] {
 }
 
 // axe-core's list of language subtags, the one Lighthouse's hreflang audit uses (untyped in axe's d.ts).
-const VALID_LANGS = new Set((axe.utils as unknown as { validLangs(): string[] }).validLangs());
+let validLangs: Set<string> | undefined;
+const validLanguages = () =>
+  (validLangs ??= new Set((axeCore().utils as unknown as { validLangs(): string[] }).validLangs()));
 
 export function hreflang(page: SeoPage): Verdict {
   const problems: string[] = [];
@@ -48,7 +50,7 @@ export function hreflang(page: SeoPage): Verdict {
     if (link.rel !== 'alternate' || !link.hreflang || link.source === 'body') continue;
     const where = link.source === 'head' ? 'head' : 'Link header';
     const primary = link.hreflang.split('-')[0]!.toLowerCase();
-    if (link.hreflang.toLowerCase() !== 'x-default' && !VALID_LANGS.has(primary)) {
+    if (link.hreflang.toLowerCase() !== 'x-default' && !validLanguages().has(primary)) {
       problems.push(`Unexpected language code "${link.hreflang}" (${where})`);
     }
     const raw = link.hrefRaw.toLowerCase();

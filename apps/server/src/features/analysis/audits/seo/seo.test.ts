@@ -79,17 +79,15 @@ describe('SEO audits', () => {
       'single-h1': false,
       'open-graph': false,
       'twitter-card': false,
-      'title-length': false,
-      'meta-description-length': false,
       'thin-content': false,
       'mixed-content': true,
       viewport: false,
     });
     // A failure's title says what is wrong, a pass's what is right.
     expect(audit('twitter-card').title).toBe('Twitter card tag is missing');
-    expect(audit('meta-description-length').title).toBe(
-      'Meta description length is outside the limits',
-    );
+    // One finding per fault: no title and no description are not also "lengths outside limits".
+    expect(passed).not.toHaveProperty('title-length');
+    expect(passed).not.toHaveProperty('meta-description-length');
     expect(audit('is-crawlable').title).toBe('Page is blocked from indexing');
     expect(audit('http-status-code').title).toBe('Page has successful HTTP status code');
     expect(audit('is-crawlable').details).toMatch(/noindex/);
@@ -116,9 +114,11 @@ describe('SEO audits', () => {
   it('fails is-crawlable when robots.txt disallows the page', async () => {
     server.robots.body = BLOCKING_ROBOTS;
     const { audit, result } = await verdicts('/clean');
+    // The title says it is blocked; the details only why (no "blocked: blocked: ..." in the list).
     expect(audit('is-crawlable')).toMatchObject({
       passed: false,
-      details: expect.stringMatching(/robots\.txt disallows/),
+      title: 'Page is blocked from indexing',
+      details: 'robots.txt disallows this page',
     });
     expect(audit('robots-txt').passed).toBe(true);
     expect(result.score).toBe(Math.round((9 / (4.043478261 + 9)) * 100));
@@ -165,6 +165,35 @@ describe('SEO audits', () => {
     expect(audits.find((a) => a.id === 'mixed-content')).toMatchObject({
       passed: false,
       details: expect.stringMatching(/1 resource.*http:\/\/cdn\.example\/a\.png/),
+    });
+  });
+
+  const outline = (html: string) => {
+    const dom = parsePage({
+      url: 'https://site.example/',
+      body: Buffer.from(html),
+      contentType: 'text/html',
+    });
+    return extraSeoAudits({
+      url: 'https://site.example/',
+      status: 200,
+      rawHeaders: [],
+      document: dom.window.document,
+      robots: {},
+    }).find((a) => a.id === 'heading-outline')!;
+  };
+
+  it("follows Lighthouse's heading-order: levels go down one at a time from h1", () => {
+    const early = outline('<h3>Latest news</h3><h1>Home</h1><h2>About</h2>');
+    expect(early).toMatchObject({
+      passed: false,
+      title: 'Heading elements are not in a sequentially-descending order',
+    });
+    expect(early.details).toMatch(/h3 first \("Latest news"\)/);
+    expect(outline('<h1>Home</h1><h3>Deep</h3>').details).toMatch(/h1 → h3/);
+    expect(outline('<h1>Home</h1><h2>A</h2><h3>B</h3><h2>C</h2><h1>Again</h1>')).toMatchObject({
+      passed: true,
+      title: 'Heading elements appear in a sequentially-descending order',
     });
   });
 

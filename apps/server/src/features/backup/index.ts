@@ -1,0 +1,1 @@
+export { backupLeftoversRoutes } from './backup-leftovers.routes';

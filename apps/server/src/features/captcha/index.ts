@@ -1,0 +1,2 @@
+export { captchaDeps, captchaRoutes } from './captcha.routes';
+export { verifyCaptcha } from './captcha.service';

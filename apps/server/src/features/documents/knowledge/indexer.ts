@@ -1,0 +1,125 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../../lib/http-error';
+import { cpuPool } from '../../../workers/cpu-pool';
+import type { DocumentsCpuTasks } from '../documents.cpu';
+import { READER_VERSION, getFileText, type FilesDeps } from '../../files';
+import { knowledgeRepo } from './knowledge.repo';
+
+/**
+ * Keeps the search index in step with the files: a file is indexed as soon as it is uploaded
+ * (add), and a sweep finds every file not indexed yet (files from before the upgrade, a text
+ * read again by a newer reader, an index cut short by a restart or an OCR read still running).
+ * One file at a time, its text read by the reader's workers (OCR for scans) and its terms
+ * computed in the CPU pool, so the event loop only writes the rows. Rename changes nothing (the
+ * name is joined at question time); delete, delete all and account deletion remove the rows by
+ * cascade.
+ */
+const SWEEP_MS = 15_000;
+const SWEEP_BATCH = 100;
+
+export const NO_TEXT = 'No text could be read from this file.';
+
+const isGone = (err: unknown) => {
+  const code = (err as { code?: string })?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+};
+
+export class SearchIndexer {
+  private readonly queue = new Map<number, number>();
+  private current: number | undefined;
+  private pumping: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Files indexed by this process, for the bench and the Admin page. */
+  indexed = 0;
+
+  constructor(
+    private readonly deps: FilesDeps,
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  ) {}
+
+  /** A new file: indexed next (before the sweep's older ones). */
+  add(fileId: number, userId: number): void {
+    if (this.stopped) return;
+    const rest = [...this.queue];
+    this.queue.clear();
+    this.queue.set(fileId, userId);
+    for (const [f, u] of rest) this.queue.set(f, u);
+    this.pump();
+  }
+
+  start(): void {
+    const sweep = async () => {
+      try {
+        await this.sweep();
+      } catch (err) {
+        this.log.error({ err }, 'search index: the sweep failed');
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void sweep(), SWEEP_MS).unref();
+    };
+    void sweep();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.queue.clear();
+    await this.pumping;
+  }
+
+  /** Queues the files waiting for the index (the sweep, or a test that wants it now). */
+  async sweep(): Promise<void> {
+    const rows = await knowledgeRepo.pending(this.deps.db, READER_VERSION, SWEEP_BATCH);
+    for (const r of rows)
+      if (r.id !== this.current && !this.queue.has(r.id)) this.queue.set(r.id, r.user_id);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping || this.stopped) return;
+    this.pumping = (async () => {
+      while (!this.stopped && this.queue.size) {
+        const [fileId, userId] = this.queue.entries().next().value!;
+        this.queue.delete(fileId);
+        this.current = fileId;
+        try {
+          await this.index(fileId, userId);
+        } catch (err) {
+          // Left 'reading': the next sweep tries again.
+          if (!isGone(err)) this.log.warn({ err, fileId }, 'search index: a file failed');
+        } finally {
+          this.current = undefined;
+        }
+      }
+    })().finally(() => {
+      this.pumping = undefined;
+      if (this.queue.size) this.pump();
+    });
+  }
+
+  private async index(fileId: number, userId: number): Promise<void> {
+    const { db, dialect } = this.deps;
+    await knowledgeRepo.markReading(db, fileId, userId);
+    let text;
+    try {
+      text = await getFileText(this.deps, userId, fileId);
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
+      if (err instanceof HttpError && err.statusCode === 400)
+        return knowledgeRepo.markUnreadable(db, fileId, userId, err.message, READER_VERSION);
+      throw err;
+    }
+    // Cut short by the reader's time limit (a scan under load): read again in the background,
+    // and indexed by a later sweep from the full text.
+    if (text.timedOut) return;
+    if (!text.text.trim())
+      return knowledgeRepo.markUnreadable(db, fileId, userId, NO_TEXT, READER_VERSION);
+    const built = await cpuPool<DocumentsCpuTasks>().run('searchPassages', {
+      units: text.units,
+      text: text.text,
+    });
+    if (this.stopped) return;
+    await knowledgeRepo.replace(db, dialect, fileId, userId, built, READER_VERSION);
+    this.indexed++;
+  }
+}

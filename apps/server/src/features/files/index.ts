@@ -1,0 +1,14 @@
+export { allowedExtension, contentDisposition } from './file-names';
+export { PENDING_PREFIX } from './files.repo';
+export { filesRoutes } from './files.routes';
+export { type FilesDeps, findOwnedFile, getFileText } from './files.service';
+export { sweepOrphans } from './files.sweep';
+export {
+  configureReader,
+  type ExtractResult,
+  extractText,
+  READER_VERSION,
+  type TextUnit,
+} from './reader';
+export { UPLOAD_LEASE } from './upload-lease';
+export { filesAccountCleanup } from './files-account-cleanup';

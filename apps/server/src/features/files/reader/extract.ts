@@ -1,0 +1,56 @@
+import { addAbortSignal, type Readable } from 'node:stream';
+import { extractionPool } from './extraction-pool';
+import { readPdfText } from './pdf-text';
+import {
+  DEFAULT_LIMITS,
+  DocumentReadError,
+  type ExtractInput,
+  type ExtractResult,
+  type ReaderLimits,
+} from './types';
+
+let configured: Partial<ReaderLimits> = {};
+
+/** The server's settings for every read (OCR, OCR_LANGUAGES); set once at start-up. */
+export function configureReader(settings: Partial<ReaderLimits>): void {
+  configured = settings;
+}
+
+/**
+ * Reads the text of a document of any of the six types, in a worker thread (extraction-pool.ts).
+ * Never throws anything but DocumentReadError (400 'could not read this file: …') for a bad
+ * document, and stops the parse at the time limit instead of hanging.
+ *
+ * A failure to read the stored object itself (a disk or object-store error) is passed on as it
+ * is: it is the server's fault, not the document's, so it answers 500 and is logged, rather than
+ * telling the user that their file is damaged. So is a read that stalls (an object store that stops
+ * sending): it is cut off at the same time limit as the parse, so the request never hangs.
+ */
+export async function extractText(
+  input: ExtractInput,
+  limits: Partial<ReaderLimits> = {},
+): Promise<ExtractResult> {
+  const l: ReaderLimits = { ...DEFAULT_LIMITS, ...configured, ...limits };
+  const bytes = input.bytes ?? (await readAll(input.stream, l.maxInputBytes, l.timeLimitMs));
+  // The pool enforces the time limit and answers DocumentReadError for anything that goes wrong.
+  const pool = extractionPool();
+  if (input.type === 'pdf')
+    return readPdfText(bytes, l, (limits, pages) => pool.read('pdf', bytes, limits, pages));
+  return pool.read(input.type, bytes, l);
+}
+
+async function readAll(stream: Readable, max: number, timeLimitMs: number): Promise<Uint8Array> {
+  const signal = AbortSignal.timeout(timeLimitMs);
+  addAbortSignal(signal, stream);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      stream.destroy();
+      throw new DocumentReadError('it is larger than we can read');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,89 @@
+import { Collector } from './collector';
+import { runPdftotext } from './pdftotext';
+import { looksDoubtful } from './text-quality';
+import { DocumentReadError, type ExtractResult, type ReaderLimits, type TextUnit } from './types';
+
+/** pdf.js in an extraction worker: the whole document, or only the given pages (1-based). */
+export type PdfjsRead = (limits: ReaderLimits, pages?: number[]) => Promise<ExtractResult>;
+
+/** Native reads at once (as many as the extraction pool's workers); more wait their turn. */
+const NATIVE_AT_ONCE = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inNativeLane<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= NATIVE_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/**
+ * A pdf's text, one unit a page labelled "Page n". With poppler's `pdftotext` on the machine
+ * (limits.pdftotext), its text layer is read natively; only the pages it finds empty are read by
+ * pdf.js, and those pdf.js finds empty too (scans) by OCR, exactly as the pure-JS reader does. A
+ * page whose poppler text looks doubtful (text-quality.ts: a broken font, fragments, hardly any
+ * text) is read by pdf.js as before: poppler's reading is kept only where it looks clean.
+ * Without pdftotext, or when it cannot read the file (a locked or broken pdf, a crash), pdf.js
+ * reads the whole document, so such a file gets the same clean error as before.
+ */
+export async function readPdfText(
+  bytes: Uint8Array,
+  limits: ReaderLimits,
+  pdfjs: PdfjsRead,
+): Promise<ExtractResult> {
+  if (!limits.pdftotext) return pdfjs(limits);
+  const started = Date.now();
+  const left = () => Math.max(1, limits.timeLimitMs - (Date.now() - started));
+  const run = await inNativeLane(() =>
+    runPdftotext(bytes, {
+      command: limits.pdftotext!,
+      // One page more than the cap tells whether the document goes on.
+      lastPage: limits.maxPages + 1,
+      timeoutMs: limits.timeLimitMs,
+      // UTF-8 takes up to 4 bytes a character; the collector cuts at the character cap.
+      maxOutputBytes: 4 * limits.maxChars + 4096,
+    }),
+  );
+  if (!run.ok) {
+    if (run.reason === 'timed out') throw new DocumentReadError('it took too long to read');
+    return pdfjs({ ...limits, timeLimitMs: left() });
+  }
+
+  const pages = run.pages.slice(0, limits.maxPages).map((text) => text.trim());
+  const doubtful = pages.flatMap((text, i) => (looksDoubtful(text) ? [i + 1] : []));
+  const fromPdfjs = new Map<number, TextUnit>();
+  let pdfjsTruncated = false;
+  let timedOut = false;
+  if (doubtful.length > 0) {
+    try {
+      const read = await pdfjs({ ...limits, timeLimitMs: left() }, doubtful);
+      for (const unit of read.units) fromPdfjs.set(Number(unit.label.slice('Page '.length)), unit);
+      pdfjsTruncated = read.truncated;
+      timedOut = read.timedOut === true;
+    } catch (err) {
+      if (!(err instanceof DocumentReadError)) throw err;
+      // Nothing read at all (a locked pdf poppler opens but finds empty): pdf.js's clean error.
+      if (!/too long/.test(err.reason) && pages.every((text) => text === '')) throw err;
+      // poppler read the text layer: it stays, the pages it found empty stay empty, and a read
+      // that ran out of time is not final (files.service.ts reads it again with more time).
+      if (/too long/.test(err.reason)) pdfjsTruncated = timedOut = true;
+    }
+  }
+
+  const c = new Collector(limits);
+  c.truncated = run.pages.length > limits.maxPages || run.cut || pdfjsTruncated;
+  c.timedOut = timedOut;
+  for (const [i, text] of pages.entries()) {
+    const n = i + 1;
+    const poppler: TextUnit = { kind: 'page', label: `Page ${n}`, text };
+    const other = fromPdfjs.get(n);
+    if (!c.add(other ?? poppler)) break;
+  }
+  return c.result();
+}

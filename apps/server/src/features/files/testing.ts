@@ -1,0 +1,2 @@
+export { makeDocx, makePdf, makePptx, makeXlsx } from './reader/test-fixtures';
+export { registerWithId, uploadOk } from './test-helpers';

@@ -1,0 +1,2 @@
+export { usersRoutes } from './users.routes';
+export { deleteAccount, englishDialectOf } from './users.service';
