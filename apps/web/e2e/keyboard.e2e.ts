@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uploadViaApi } from './support/files';
+import { chooserOpenedBy, uploadViaApi } from './support/files';
 import { expectFocus, expectFocusWithin, focused, pressUntilFocused } from './support/focus';
 import { BASE_PATH } from './support/product-server';
 import { useScenario } from './support/scenario';
@@ -16,11 +16,21 @@ describe('keyboard only: skip link, sign in, menus, chat, files, dialogs, theme'
   const at = (route: string) => atRoute(s.page, BASE_PATH, route);
   const key = (k: string) => s.page.keyboard.press(k);
   const background = () => s.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  /**
+   * The chat's input bar is there (enabled when signed in): a Tab pressed from the main content
+   * before it renders finds nothing focusable after it and wraps round to the skip link.
+   */
+  const inputBarReady = async (signedIn: boolean) => {
+    const field = s.page.getByRole('textbox', { name: 'Message' });
+    await visible(field);
+    await expect.poll(() => field.isEnabled(), { message: 'Message field enabled' }).toBe(signedIn);
+  };
 
   it('Tab reaches the skip link first; it moves focus to the main content', async () => {
     const { page, server } = s;
     await page.goto(server.url);
     await visible(page.getByRole('heading', { name: 'Hello!' }));
+    await inputBarReady(false);
     await key('Tab');
     await expectFocus(page, 'link', 'Skip to main content');
     await key('Enter');
@@ -74,6 +84,7 @@ describe('keyboard only: skip link, sign in, menus, chat, files, dialogs, theme'
     const { page, server } = s;
     await signedInAsNewUser(page, server, '', 'Chatty');
     await visible(page.getByRole('heading', { name: 'Hello, Chatty!' }));
+    await inputBarReady(true);
     // Past the top bar and the drawer with the skip link, then to the message field.
     await key('Tab');
     await expectFocus(page, 'link', 'Skip to main content');
@@ -106,8 +117,8 @@ describe('keyboard only: skip link, sign in, menus, chat, files, dialogs, theme'
     // Upload File opens the file chooser from the keyboard.
     await pressUntilFocused(page, 'button', 'Upload File', { max: 5 });
     await expectFocus(page, 'button', 'Upload File');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), key('Enter')]);
-    await chooser.setFiles({
+    const chooser = await chooserOpenedBy(page, () => key('Enter'));
+    await chooser.setInputFiles({
       name: 'log.txt',
       mimeType: 'text/plain',
       buffer: Buffer.from('A log.\n'),

@@ -1,4 +1,4 @@
-import type { FileChooser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
   makeDocx,
@@ -105,7 +105,39 @@ export async function openFileMenu(page: Page, fileName: string) {
 }
 
 /** Clicks an upload button and picks `file` in the file chooser it opens. */
-export async function pickFile(button: Locator, file: Parameters<FileChooser['setFiles']>[0]) {
-  const [chooser] = await Promise.all([button.page().waitForEvent('filechooser'), button.click()]);
-  await chooser.setFiles(file);
+export async function pickFile(button: Locator, file: Parameters<Locator['setInputFiles']>[0]) {
+  const input = await chooserOpenedBy(button.page(), () => button.click());
+  await input.setInputFiles(file);
+  await input.evaluate((el) => el.removeAttribute(CHOOSER_MARK));
+}
+
+const CHOOSER_MARK = 'data-e2e-chooser';
+
+/**
+ * Runs `open` (a click or a key press) and returns the file input whose chooser it opened, once
+ * Chromium has said so. Interception is switched on, and confirmed, before `open` runs:
+ * Playwright's waitForEvent('filechooser') switches it on with a message it does not wait for,
+ * and a press sent right after could reach Chromium first, so the chooser opened uncaught (the
+ * keyboard test failed so without traces, which delay the press).
+ */
+export async function chooserOpenedBy(page: Page, open: () => Promise<unknown>): Promise<Locator> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Page.enable'); // its events reach this session only then
+    await cdp.send('Page.setInterceptFileChooserDialog', { enabled: true });
+    const opened = new Promise<number | undefined>((resolve) =>
+      cdp.once('Page.fileChooserOpened', (e) => resolve(e.backendNodeId)),
+    );
+    await open();
+    const backendNodeId = await opened;
+    expect(backendNodeId, 'the chooser of a file input').toBeDefined();
+    const { object } = await cdp.send('DOM.resolveNode', { backendNodeId });
+    await cdp.send('Runtime.callFunctionOn', {
+      objectId: object.objectId!,
+      functionDeclaration: `function () { this.setAttribute('${CHOOSER_MARK}', ''); }`,
+    });
+    return page.locator(`[${CHOOSER_MARK}]`);
+  } finally {
+    await cdp.detach();
+  }
 }
