@@ -108,7 +108,7 @@ export async function openFileMenu(page: Page, fileName: string) {
 export async function pickFile(button: Locator, file: Parameters<Locator['setInputFiles']>[0]) {
   const input = await chooserOpenedBy(button.page(), () => button.click());
   await input.setInputFiles(file);
-  await input.evaluate((el) => el.removeAttribute(CHOOSER_MARK));
+  await input.evaluate((el, mark) => el.removeAttribute(mark), CHOOSER_MARK);
 }
 
 const CHOOSER_MARK = 'data-e2e-chooser';
