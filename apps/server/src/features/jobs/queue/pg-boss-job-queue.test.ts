@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBossJobQueue } from './pg-boss-job-queue';
@@ -44,6 +45,25 @@ describe.skipIf(!databaseUrl)('pg-boss job queue (needs TEST_DATABASE_URL: Postg
       } finally {
         await Promise.all(queues.map((q) => q.close()));
       }
+    }
+  });
+
+  it('an idle consumer keeps one listener on its wake signal, not one per poll', async () => {
+    const schema = `boss_${randomBytes(5).toString('hex')}`;
+    schemas.push(schema);
+    const queue = new PgBossJobQueue({ connectionString: databaseUrl!, schema, maxRunSeconds: 60 });
+    const polls: number[] = [];
+    const wake = () => (queue as unknown as { wake: AbortController }).wake.signal;
+    try {
+      await queue.consume(1, async () => undefined);
+      // Each quiet poll asks pg-boss once: wait for several of them, then count the listeners.
+      const boss = (queue as unknown as { boss: { fetch: (...a: unknown[]) => unknown } }).boss;
+      const fetch = boss.fetch.bind(boss);
+      boss.fetch = (...a: unknown[]) => (polls.push(Date.now()), fetch(...a));
+      await expect.poll(() => polls.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+      expect(getEventListeners(wake(), 'abort').length).toBeLessThanOrEqual(1);
+    } finally {
+      await queue.close();
     }
   });
 });

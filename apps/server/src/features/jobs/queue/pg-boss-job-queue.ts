@@ -122,8 +122,14 @@ export class PgBossJobQueue implements JobQueue {
   private nextPoll(): Promise<void> {
     const { signal } = this.wake;
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      // Whichever comes first takes the other away: the wake signal lives until the next wake,
+      // and a listener left on it by every quiet poll would pile up (two a second, per consumer).
+      const woken = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(
+        () => (signal.removeEventListener('abort', woken), resolve()),
+        POLL_MS,
+      );
+      signal.addEventListener('abort', woken, { once: true });
     });
   }
 
