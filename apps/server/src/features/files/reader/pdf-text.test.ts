@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionPool } from './extraction-pool';
 import { makeLargeInsidePdf, makeLockedPdf } from './hostile-pdf-fixtures';
@@ -126,5 +129,44 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
   withPoppler('gives up at the time limit with the reader’s error', async () => {
     const bytes = makeLargeInsidePdf(500, 10_000);
     await expect(read(bytes, { timeLimitMs: 1 })).rejects.toThrow(/took too long/);
+  });
+
+  it('starts pdf.js on a doubtful page while pdftotext still reads the pages after it', async () => {
+    // A stand-in pdftotext (same output: pages ended by form feeds) that prints an empty first
+    // page, then holds the second until the file `go` exists, which the pdf.js read makes: the
+    // second page says whether it was let go or gave up waiting.
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
+    const go = path.join(dir, 'go');
+    const command = path.join(dir, 'pdftotext');
+    writeFileSync(
+      command,
+      `#!/bin/sh\ncat > /dev/null\nprintf '\\f'\ni=0\nwhile [ ! -f ${go} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done\n` +
+        `if [ -f ${go} ]; then w=released; else w=late; fi\n` +
+        `printf 'The second page was %s while the first was read, as a long book would be.\\f' $w\n`,
+    );
+    chmodSync(command, 0o755);
+    try {
+      const asked: (number[] | 'all')[] = [];
+      const result = await readPdfText(
+        new Uint8Array([1]),
+        { ...DEFAULT_LIMITS, pdftotext: command },
+        async (_limits, only) => {
+          asked.push(only ?? 'all');
+          writeFileSync(go, '');
+          return {
+            units: [{ kind: 'page', label: 'Page 1', text: 'The cover, read again.' }],
+            truncated: false,
+          };
+        },
+      );
+      expect(asked).toEqual([[1]]);
+      expect(existsSync(go)).toBe(true);
+      expect(result.units.map((u) => u.text)).toEqual([
+        'The cover, read again.',
+        'The second page was released while the first was read, as a long book would be.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

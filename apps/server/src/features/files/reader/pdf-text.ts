@@ -28,7 +28,9 @@ async function inNativeLane<T>(work: () => Promise<T>): Promise<T> {
  * (limits.pdftotext), its text layer is read natively; only the pages it finds empty are read by
  * pdf.js, and those pdf.js finds empty too (scans) by OCR, exactly as the pure-JS reader does. A
  * page whose poppler text looks doubtful (text-quality.ts: a broken font, fragments, hardly any
- * text) is read by pdf.js as before: poppler's reading is kept only where it looks clean.
+ * text) is read by pdf.js as before: poppler's reading is kept only where it looks clean. The
+ * first such page is read as soon as poppler has passed it, while poppler reads on (a scanned
+ * cover's OCR on one core, the book's text layer on the other).
  * Without pdftotext, or when it cannot read the file (a locked or broken pdf, a crash), pdf.js
  * reads the whole document, so such a file gets the same clean error as before.
  */
@@ -40,6 +42,8 @@ export async function readPdfText(
   if (!limits.pdftotext) return pdfjs(limits);
   const started = Date.now();
   const left = () => Math.max(1, limits.timeLimitMs - (Date.now() - started));
+  // pdf.js starts on a doubtful page as soon as poppler has passed it, on another core.
+  const doubtful = new DoubtfulPages((pages) => pdfjs({ ...limits, timeLimitMs: left() }, pages));
   const run = await inNativeLane(() =>
     runPdftotext(bytes, {
       command: limits.pdftotext!,
@@ -48,33 +52,32 @@ export async function readPdfText(
       timeoutMs: limits.timeLimitMs,
       // UTF-8 takes up to 4 bytes a character; the collector cuts at the character cap.
       maxOutputBytes: 4 * limits.maxChars + 4096,
+      onPage: (i, text) => {
+        if (i < limits.maxPages && looksDoubtful(text.trim())) doubtful.add(i + 1);
+      },
     }),
   );
   if (!run.ok) {
     if (run.reason === 'timed out') throw new DocumentReadError('it took too long to read');
+    await doubtful.done(); // one pdf.js read of the file at a time
     return pdfjs({ ...limits, timeLimitMs: left() });
   }
 
   const pages = run.pages.slice(0, limits.maxPages).map((text) => text.trim());
-  const doubtful = pages.flatMap((text, i) => (looksDoubtful(text) ? [i + 1] : []));
-  const fromPdfjs = new Map<number, TextUnit>();
-  let pdfjsTruncated = false;
-  let timedOut = false;
-  if (doubtful.length > 0) {
-    try {
-      const read = await pdfjs({ ...limits, timeLimitMs: left() }, doubtful);
-      for (const unit of read.units) fromPdfjs.set(Number(unit.label.slice('Page '.length)), unit);
-      pdfjsTruncated = read.truncated;
-      timedOut = read.timedOut === true;
-    } catch (err) {
-      if (!(err instanceof DocumentReadError)) throw err;
-      // Nothing read at all (a locked pdf poppler opens but finds empty): pdf.js's clean error.
-      if (!/too long/.test(err.reason) && pages.every((text) => text === '')) throw err;
-      // poppler read the text layer: it stays, the pages it found empty stay empty, and a read
-      // that ran out of time is not final (files.service.ts reads it again with more time).
-      if (/too long/.test(err.reason)) pdfjsTruncated = timedOut = true;
-    }
+  // The last page, when the output cap cut it, was never told: every doubtful page is asked.
+  for (const [i, text] of pages.entries()) if (looksDoubtful(text)) doubtful.add(i + 1);
+  await doubtful.done();
+  let pdfjsTruncated = doubtful.truncated;
+  let timedOut = doubtful.timedOut;
+  for (const err of doubtful.errors) {
+    if (!(err instanceof DocumentReadError)) throw err;
+    // Nothing read at all (a locked pdf poppler opens but finds empty): pdf.js's clean error.
+    if (!/too long/.test(err.reason) && pages.every((text) => text === '')) throw err;
+    // poppler read the text layer: it stays, the pages it found empty stay empty, and a read
+    // that ran out of time is not final (files.service.ts reads it again with more time).
+    if (/too long/.test(err.reason)) pdfjsTruncated = timedOut = true;
   }
+  const fromPdfjs = doubtful.units;
 
   const c = new Collector(limits);
   c.truncated = run.pages.length > limits.maxPages || run.cut || pdfjsTruncated;
@@ -86,4 +89,48 @@ export async function readPdfText(
     if (!c.add(other ?? poppler)) break;
   }
   return c.result();
+}
+
+/**
+ * pdf.js on the pages poppler's text looks doubtful on, in two reads at most: the first as soon
+ * as one such page is found (a scanned cover is read while poppler reads the rest of the book),
+ * the second, once poppler has finished, with all found meanwhile (each read opens the document
+ * again, so not one a page). Each read's failure is kept for the caller to judge.
+ */
+class DoubtfulPages {
+  readonly units = new Map<number, TextUnit>();
+  readonly errors: unknown[] = [];
+  truncated = false;
+  timedOut = false;
+  private readonly asked = new Set<number>();
+  private queued: number[] = [];
+  private first: Promise<void> | undefined;
+
+  constructor(private readonly read: (pages: number[]) => Promise<ExtractResult>) {}
+
+  add(page: number): void {
+    if (this.asked.has(page)) return;
+    this.asked.add(page);
+    this.queued.push(page);
+    this.first ??= this.readQueued();
+  }
+
+  /** Once every page asked is read (or failed): the rest go in one read after the first. */
+  async done(): Promise<void> {
+    await this.first;
+    if (this.queued.length > 0) await this.readQueued();
+  }
+
+  private async readQueued(): Promise<void> {
+    const pages = this.queued.sort((a, b) => a - b);
+    this.queued = [];
+    try {
+      const read = await this.read(pages);
+      for (const unit of read.units) this.units.set(Number(unit.label.slice('Page '.length)), unit);
+      this.truncated ||= read.truncated;
+      this.timedOut ||= read.timedOut === true;
+    } catch (err) {
+      this.errors.push(err);
+    }
+  }
 }

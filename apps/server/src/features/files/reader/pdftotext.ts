@@ -15,6 +15,11 @@ export interface PdftotextOptions {
   timeoutMs: number;
   /** Past this much text, the process is killed and what came is kept (`cut`). */
   maxOutputBytes: number;
+  /**
+   * Each page's text as soon as its form feed arrives (index 0 first), while the next pages are
+   * still being read: the caller can start on a page before pdftotext has finished.
+   */
+  onPage?: (index: number, text: string) => void;
 }
 
 export type PdftotextOutcome =
@@ -51,6 +56,20 @@ export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<Pd
     });
     const chunks: Buffer[] = [];
     let bytesIn = 0;
+    // Pages told so far, and the bytes of the page under way (a form feed, 0x0C, is never part
+    // of a multi-byte UTF-8 character, so the bytes can be cut at it before decoding).
+    let told = 0;
+    let pageBytes: Buffer[] = [];
+    const tellPages = (chunk: Buffer) => {
+      let from = 0;
+      for (let ff = chunk.indexOf(0x0c); ff >= 0; ff = chunk.indexOf(0x0c, from)) {
+        pageBytes.push(chunk.subarray(from, ff));
+        o.onPage!(told++, Buffer.concat(pageBytes).toString('utf8'));
+        pageBytes = [];
+        from = ff + 1;
+      }
+      if (from < chunk.length) pageBytes.push(chunk.subarray(from));
+    };
     let cut = false;
     let timedOut = false;
     let stderr = '';
@@ -66,7 +85,7 @@ export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<Pd
       if (bytesIn > o.maxOutputBytes) {
         cut = true;
         child.kill('SIGKILL');
-      }
+      } else if (o.onPage) tellPages(chunk);
     });
     child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
     // It may stop reading early (a locked or broken file, or killed): the write then fails.
