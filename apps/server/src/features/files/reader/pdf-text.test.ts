@@ -153,8 +153,10 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
         async (_limits, only) => {
           asked.push(only ?? 'all');
           writeFileSync(go, '');
+          const cover = 'The cover, read again.';
           return {
-            units: [{ kind: 'page', label: 'Page 1', text: 'The cover, read again.' }],
+            text: cover,
+            units: [{ kind: 'page', label: 'Page 1', text: cover }],
             truncated: false,
           };
         },

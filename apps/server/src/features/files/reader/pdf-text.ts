@@ -59,7 +59,7 @@ export async function readPdfText(
   );
   if (!run.ok) {
     if (run.reason === 'timed out') throw new DocumentReadError('it took too long to read');
-    await doubtful.done(); // one pdf.js read of the file at a time
+    await doubtful.stop(); // one pdf.js read of the file at a time
     return pdfjs({ ...limits, timeLimitMs: left() });
   }
 
@@ -113,6 +113,12 @@ class DoubtfulPages {
     this.asked.add(page);
     this.queued.push(page);
     this.first ??= this.readQueued();
+  }
+
+  /** Reads no more: once the read under way, if any, has ended. */
+  async stop(): Promise<void> {
+    this.queued = [];
+    await this.first;
   }
 
   /** Once every page asked is read (or failed): the rest go in one read after the first. */
