@@ -3,15 +3,15 @@
 // then every test project in one Vitest run. Ends with one plain summary line of the counts.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 
 // Everything the suite starts runs at the niceness of the server's CPU workers (WORKER_NICENESS in
 // apps/server/src/lib/worker-pool.ts), so a tested server's workers meet the suite's other
 // processes as equals: at nice 0 those would take ~95 % of the cores from them, and a page audit
 // that takes 2 s alone took over 30 s (on a machine of its own, a server's workers yield to its
-// event loop).
-setPriority(10);
+// event loop). Only ever raised: a user may not take back a niceness they set higher themselves.
+if (getPriority() < 10) setPriority(10);
 
 // The type-checks of `npm run typecheck`, one step each.
 const typechecks = JSON.parse(readFileSync('package.json', 'utf8'))
