@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { CPU_TASKS } from './cpu-tasks';
-import { serveCalls } from './lib/worker-pool';
+import { serveCalls } from './lib/worker-thread';
 import type { CpuCall } from './workers/cpu-pool';
 
 /**

@@ -3,7 +3,7 @@
 // holds its thread until the test sets the shared flag (only ending the worker stops it sooner);
 // `spin` keeps its thread busy on the CPU for `ms`.
 import { parentPort } from 'node:worker_threads';
-import { serveCalls } from './worker-pool';
+import { serveCalls } from './worker-thread';
 
 export type FixtureCall =
   | { op: 'echo'; value: string }

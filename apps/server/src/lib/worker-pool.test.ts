@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FixtureCall } from './worker-pool.fixture';
-import { CPU_LIMIT_WALL_CAP, siblingModule, WorkerPool } from './worker-pool';
+import { CPU_LIMIT_WALL_CAP, WorkerPool } from './worker-pool';
+import { siblingModule } from './worker-thread';
 
 const fixture = siblingModule('worker-pool.fixture', import.meta.url);
 

@@ -1,13 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { HttpError } from '../lib/http-error';
-import {
-  siblingModule,
-  WORKER_NICENESS,
-  WorkerPool,
-  type CallFailure,
-  type PoolThread,
-} from '../lib/worker-pool';
+import { WORKER_NICENESS, WorkerPool, type CallFailure, type PoolThread } from '../lib/worker-pool';
+import { siblingModule } from '../lib/worker-thread';
 import { CPU_TASK_LIMITS, taskTimeLimitsMs, type CpuTaskName } from './cpu-task-limits';
 
 /**

@@ -1,5 +1,6 @@
 import type { EnglishDialect } from '@inkwell/contract';
-import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
+import { WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
+import { siblingModule } from '../../../lib/worker-thread';
 import type { LintCall } from './harper-worker';
 import type { SafeCorrections } from './safe-corrections';
 

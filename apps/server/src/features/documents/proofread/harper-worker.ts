@@ -4,7 +4,7 @@
 // (safe-corrections.ts), here too: they read the whole text.
 import { parentPort } from 'node:worker_threads';
 import type { EnglishDialect } from '@inkwell/contract';
-import { serveCalls } from '../../../lib/worker-pool';
+import { serveCalls } from '../../../lib/worker-thread';
 import { dialectFor } from './english-dialect';
 import { lintText, warmUpLinter } from './harper';
 import { safeCorrections } from './safe-corrections';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { siblingModule, WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
+import { WORKER_NICENESS, WorkerPool } from '../../../lib/worker-pool';
+import { siblingModule } from '../../../lib/worker-thread';
 import { READER_VERSION, type TextUnit } from '../../files';
 import type { Candidate } from './passage-index';
 import type { WorkProgress } from '../../ai';

@@ -2,7 +2,7 @@
 // files and answers searches against them; an index is built from the units sent with a search
 // that missed.
 import { parentPort } from 'node:worker_threads';
-import { serveCalls } from '../../../lib/worker-pool';
+import { serveCalls } from '../../../lib/worker-thread';
 import type { TextUnit } from '../../files';
 import {
   buildPassageIndex,

@@ -2,7 +2,7 @@
 // its text or with why it could not. Parsers are loaded by parseByType when first needed.
 import { parentPort } from 'node:worker_threads';
 import type { FileExtension } from '@inkwell/contract';
-import { serveCalls } from '../../../lib/worker-pool';
+import { serveCalls } from '../../../lib/worker-thread';
 import { parseByType } from './parse-by-type';
 import { DocumentReadError, type ReaderLimits } from './types';
 

@@ -1,6 +1,7 @@
 import { totalmem } from 'node:os';
 import type { FileExtension } from '@inkwell/contract';
-import { siblingModule, WorkerPool, type CallFailure } from '../../../lib/worker-pool';
+import { WorkerPool, type CallFailure } from '../../../lib/worker-pool';
+import { siblingModule } from '../../../lib/worker-thread';
 import type { ExtractJob } from './extract-worker';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LlamaContextSequence } from 'node-llama-cpp';
-import { HttpError } from '../../../../lib/http-error';
 import {
   ModelUnavailableError,
   type ChatTurn,
@@ -23,6 +22,8 @@ import { estimateTokens } from '../../../../lib/token-estimate';
 import { checkLoadable, openEngine } from './llama-load';
 import { statusOf, type EngineState, type ReadyEngine } from './llama-state';
 import { samplingOptions, toHistory, type LlamaTuning } from './llama-tuning';
+import { generationError } from './generation-error';
+import { sequenceScore } from './sequence-choice';
 
 export { defaultThreads, tuningFromConfig, type LlamaTuning } from './llama-tuning';
 
@@ -227,7 +228,7 @@ export class LlamaModelProvider implements LanguageModel {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
       }
-      if (failure !== undefined) throw this.mapError(failure, opts.signal);
+      if (failure !== undefined) throw generationError(failure, this.log, opts.signal);
     } finally {
       // Reached on success, error, abort and on a consumer that stopped early: free the sequence,
       // which keeps only its system message (SystemPrefix), or, for a known owner, all it
@@ -374,37 +375,4 @@ export class LlamaModelProvider implements LanguageModel {
   private assertOpen() {
     if (this.state.kind === 'closed') throw new Error('closed');
   }
-
-  private mapError(err: unknown, callerSignal?: AbortSignal): unknown {
-    if (callerSignal?.aborted) return callerSignal.reason ?? err;
-    if (err instanceof HttpError) return err;
-    if (err instanceof Error && /too long prompt|context size/i.test(err.message)) {
-      return new HttpError(
-        400,
-        "The message is too long for the model's context. Start a new topic or shorten it.",
-      );
-    }
-    this.log.error({ err }, 'AI: generation failed');
-    return new HttpError(500, 'The language model failed to generate a reply.');
-  }
-}
-
-/**
- * Which free sequence a call would like: its owner's interrupted work (resumed), then one that
- * holds just its system message, then an empty one (both need no cut), then any other, then one
- * holding the people's (chat) system message — kept for chats, which then skip evaluating it —
- * and last another owner's kept work.
- */
-function sequenceScore(
-  ready: ReadyEngine,
-  s: LlamaContextSequence,
-  owner: string | undefined,
-  system: string | undefined,
-  peopleSystem: string | undefined,
-): number {
-  if (ready.kept.resumes(s, owner, system)) return 5;
-  if (ready.kept.has(s)) return 0;
-  if (ready.prefix.holds(s, system)) return 4;
-  if (s.nextTokenIndex === 0) return 3;
-  return ready.prefix.holds(s, peopleSystem) ? 1 : 2;
 }
