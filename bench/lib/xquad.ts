@@ -24,12 +24,16 @@ export const XQUAD_LANGUAGES = [
 export interface XquadLanguage {
   /** Every paragraph, in order, separated by blank lines: one file per language. */
   text: string;
-  questions: { question: string; answer: string }[];
+  /** Each question's answer, and with up to 30 characters on each side within its paragraph. */
+  questions: { question: string; answer: string; answerInContext: string }[];
 }
 
 interface Raw {
   data: {
-    paragraphs: { context: string; qas: { question: string; answers: { text: string }[] }[] }[];
+    paragraphs: {
+      context: string;
+      qas: { question: string; answers: { text: string; answer_start: number }[] }[];
+    }[];
   }[];
 }
 
@@ -45,9 +49,17 @@ export function loadXquad(lang: string): XquadLanguage {
   const questions: XquadLanguage['questions'] = [];
   for (const article of raw.data)
     for (const p of article.paragraphs) {
-      paragraphs.push(p.context.replace(/\s*\n\s*/g, ' ').trim());
-      for (const qa of p.qas)
-        questions.push({ question: qa.question, answer: qa.answers[0]!.text });
+      const flat = (t: string) => t.replace(/\s*\n\s*/g, ' ').trim();
+      paragraphs.push(flat(p.context));
+      for (const qa of p.qas) {
+        const { text, answer_start } = qa.answers[0]!;
+        const at =
+          p.context.slice(answer_start, answer_start + text.length) === text
+            ? answer_start
+            : p.context.indexOf(text);
+        const around = p.context.slice(Math.max(0, at - 30), at + text.length + 30);
+        questions.push({ question: qa.question, answer: text, answerInContext: flat(around) });
+      }
     }
   return { text: paragraphs.join('\n\n'), questions };
 }

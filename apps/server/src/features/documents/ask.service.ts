@@ -9,7 +9,7 @@ import {
   type AiDeps,
 } from './model-calls';
 import type { TextUnit } from '../files';
-import { choosePassages } from './retrieval/choose-passages';
+import { choosePassages, joinAdjacent } from './retrieval/choose-passages';
 import type { Candidate } from './retrieval/passage-index';
 import {
   ensureVectors,
@@ -75,7 +75,9 @@ export async function askDocument(
         );
   const count = (t: string) => deps.ai.countTokens(t);
   const chosen = choosePassages(found.ranked, found.neighbours, budget, count);
-  const context = chosen.map((c) => `[${c.ref}]\n${c.text}`).join('\n\n');
+  const context = joinAdjacent(chosen)
+    .map((c) => `[${c.ref}]\n${c.text}`)
+    .join('\n\n');
   deps.progress?.stage('answering', 1);
   // A person waits on the answer: it goes before document work, and streams to them as a
   // partial result (jobs/job-stream.ts sends each new one), a few times a second at most.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../ai';
 import { withSources } from './ask.service';
-import { chunkDocument, compactRef, splitOversized } from './chunking';
+import { chunkDocument, compactRef, packChunks, splitOversized } from './chunking';
 import { pickTextColumn } from './text-column';
 
 describe('chunking', () => {
@@ -24,6 +24,24 @@ describe('chunking', () => {
     const parts = splitOversized('x'.repeat(100_000), 500, estimateTokens);
     expect(parts.join('')).toHaveLength(100_000);
     for (const p of parts) expect(estimateTokens(p)).toBeLessThanOrEqual(500);
+  });
+
+  it('cuts at sentence ends, not inside a number, and keeps what stood between the parts', () => {
+    const count = (t: string) => t.length;
+    const latin = 'The satellite sat at 28.5°E for years.  Then it moved to 19.2°E at last.';
+    const chunks = packChunks([{ text: latin, label: 'Paragraph 1', boundary: false }], 40, count);
+    expect(chunks.map((c) => c.text)).toEqual([
+      'The satellite sat at 28.5°E for years.',
+      'Then it moved to 19.2°E at last.',
+    ]);
+    expect(chunks.map((c) => c.joins)).toEqual([undefined, '  ']);
+    const chinese = '第一句话在这里结束了吗是的。第二句话也在这里结束了是的。';
+    const zh = packChunks([{ text: chinese, label: 'Paragraph 1', boundary: false }], 16, count);
+    expect(zh.map((c) => c.text)).toEqual([
+      '第一句话在这里结束了吗是的。',
+      '第二句话也在这里结束了是的。',
+    ]);
+    expect(zh.map((c) => c.joins)).toEqual([undefined, '']);
   });
 
   it('labels rows of sheets and compacts references', () => {

@@ -20,6 +20,11 @@ export interface Chunk {
   /** Compact reference to cite, e.g. "Page 3–5" or "Sheet1 row 2–40". */
   ref: string;
   tokens: number;
+  /**
+   * When the chunk goes on with the piece the one before ended in (a paragraph cut at a sentence):
+   * the text that stood between them (a space, or nothing after a full-width stop).
+   */
+  joins?: string;
 }
 
 export type CountTokens = (text: string) => number;
@@ -67,7 +72,10 @@ export function splitParagraphs(text: string): string[] {
 /** Cuts one text that is over budget at sentence ends, then at spaces, then anywhere. */
 export function splitOversized(text: string, budget: number, count: CountTokens): string[] {
   if (count(text) <= budget) return [text];
-  const sentences = text.match(/[^.!?。！？\n]+[.!?。！？]*\s*|\n+/g) ?? [text];
+  // A sentence ends at a full stop, or at . ! ? before a space or the end: not inside "28.5".
+  const sentences = text.match(/(?:[^.!?。！？\n]|[.!?](?![\s.!?]|$))+[.!?。！？]*\s*|\n+/g) ?? [
+    text,
+  ];
   const out: string[] = [];
   let cur = '';
   let curTokens = 0;
@@ -132,24 +140,38 @@ export function packChunks(
   let texts: string[] = [];
   let labels: string[] = [];
   let tokens = 0;
+  let joins: string | undefined;
   const SEP_TOKENS = 1;
   const close = () => {
-    if (texts.length) chunks.push({ text: texts.join('\n\n'), ref: compactRef(labels), tokens });
+    if (texts.length)
+      chunks.push({
+        text: texts.join('\n\n'),
+        ref: compactRef(labels),
+        tokens,
+        ...(joins === undefined ? {} : { joins }),
+      });
     texts = [];
     labels = [];
     tokens = 0;
+    joins = undefined;
   };
   for (const piece of pieces) {
-    for (const part of splitOversized(piece.text, budget, count)) {
+    // Where the last part ended in the piece's text, to find what stood before the next.
+    let end = 0;
+    splitOversized(piece.text, budget, count).forEach((part, i) => {
+      const at = piece.text.indexOf(part, end);
+      const between = at >= end ? piece.text.slice(end, at) : ' ';
+      end = at >= 0 ? at + part.length : end;
       const t = count(part) + SEP_TOKENS;
       const preferBreak =
         (piece.boundary && part === piece.text && tokens >= budget / 2) ||
         (opts.oneLabel === true && labels[labels.length - 1] !== piece.label);
       if (texts.length && (tokens + t > budget || preferBreak)) close();
+      if (texts.length === 0 && i > 0) joins = between;
       texts.push(part);
       if (labels[labels.length - 1] !== piece.label) labels.push(piece.label);
       tokens += t;
-    }
+    });
   }
   close();
   return chunks;

@@ -14,6 +14,7 @@ import {
 } from '../model-calls';
 import { knowledgeRepo } from './knowledge.repo';
 import {
+  asExcerpts,
   chooseSources,
   neighbourPlaces,
   whereOf,
@@ -82,7 +83,7 @@ export async function findSources(
   const { picked, used } = chooseSources(hits, favoured, budget, count);
   if (!picked.length) return picked;
   const near = await knowledgeRepo.neighboursOf(deps.db, q.userId, neighbourPlaces(picked));
-  return withNeighbours(picked, near, budget, used, count);
+  return asExcerpts(withNeighbours(picked, near, budget, used, count));
 }
 
 /** The tokens of passages a question may have: ASK_MAX_PASSAGE_TOKENS within the context. */

@@ -245,10 +245,6 @@ export const knowledgeRepo = {
     return unpack(rows).map((r) => ({ ...r, score: 0 }));
   },
 
-  /** Passages next to one, for the text around the best passage. */
-  neighbours: (db: Db, userId: number, fileId: number, ord: number) =>
-    knowledgeRepo.neighboursOf(db, userId, [{ file_id: fileId, ord }]),
-
   /** The passages on either side of each of these (of the user's files only). */
   neighboursOf: async (db: Db, userId: number, places: { file_id: number; ord: number }[]) => {
     if (places.length === 0) return [];

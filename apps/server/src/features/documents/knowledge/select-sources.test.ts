@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hit } from './knowledge.repo';
-import { chooseSources, withNeighbours } from './select-sources';
+import { asExcerpts, chooseSources, withNeighbours } from './select-sources';
 
 const hit = (file_id: number, ord: number, score: number, language = 'de', ref = 'Text'): Hit => ({
   file_id,
@@ -79,5 +79,27 @@ describe('sources across files', () => {
       '3:4',
       '4:2',
     ]);
+  });
+
+  it("gives each file's passages together, those that follow each other as one excerpt", () => {
+    const at = (file_id: number, ord: number, score: number, text: string, start: number) => ({
+      ...hit(file_id, ord, score, 'de', 'Paragraph 1'),
+      text,
+      char_start: start,
+      char_end: start + text.length,
+    });
+    const excerpts = asExcerpts([
+      at(2, 4, 9, 'Zwei.', 40),
+      at(1, 0, 8, 'Eins.', 0),
+      at(2, 3, 0, 'Vor zwei.', 30), // a neighbour, one space before the next
+      at(2, 5, 0, '第三。', 45), // no space between in the text
+      at(2, 9, 7, 'Fern.', 90),
+    ]);
+    expect(excerpts.map((e) => [e.file_id, e.ord, e.text, e.char_start, e.char_end])).toEqual([
+      [2, 3, 'Vor zwei. Zwei.第三。', 30, 48],
+      [2, 9, 'Fern.', 90, 95],
+      [1, 0, 'Eins.', 0, 5],
+    ]);
+    expect(excerpts[0]!.score).toBe(9);
   });
 });

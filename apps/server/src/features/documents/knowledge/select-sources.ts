@@ -26,6 +26,7 @@ const WITH_NEIGHBOURS = 3;
 const PER_FILE_FIRST = 3;
 
 export type Source = Omit<Hit, 'score'> & { score: number };
+type Run = Source & { lastOrd: number };
 
 /**
  * `questionLanguage` is the language the question is taken to be in, or '' when it is none of
@@ -109,4 +110,32 @@ export function whereOf(ref: string): string {
   const row = /^(.*) row (.*)$/.exec(ref);
   if (row) return `${row[1]}, row ${row[2]}`;
   return ref;
+}
+
+/**
+ * The chosen passages as the prompt gives them: each file's together (the files in the order of
+ * their best passage), in the file's order, and passages that follow each other in one place
+ * joined into one excerpt, so the words around an answer cut at a passage's edge reach the model
+ * as written (between two numbered excerpts they would not read on).
+ */
+export function asExcerpts(sources: Source[]): Source[] {
+  const byFile = new Map<number, Source[]>();
+  for (const s of sources) byFile.set(s.file_id, [...(byFile.get(s.file_id) ?? []), s]);
+  const out: Run[] = [];
+  for (const group of byFile.values()) {
+    let last: Run | undefined;
+    for (const s of group.sort((a, b) => a.ord - b.ord)) {
+      if (last && s.ref === last.ref && s.ord === last.lastOrd + 1) {
+        // Cut inside a paragraph at a sentence's end: a space between, unless the text had none.
+        const gap = s.char_start === last.char_end ? '' : ' ';
+        last.text += gap + s.text;
+        last.char_end = s.char_end;
+        last.lastOrd = s.ord;
+        last.score = Math.max(last.score, s.score);
+        continue;
+      }
+      out.push((last = { ...s, lastOrd: s.ord }));
+    }
+  }
+  return out.map(({ lastOrd: _, ...s }) => s);
 }

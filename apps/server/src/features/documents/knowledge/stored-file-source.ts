@@ -1,7 +1,7 @@
 import type { Db, Dialect } from '../../../db/database';
 import { estimateTokens } from '../../../lib/token-estimate';
 import { READER_VERSION } from '../../files';
-import type { Candidate } from '../retrieval/passage-index';
+import { WITH_NEIGHBOURS, type Candidate } from '../retrieval/passage-index';
 import type { PassageSearch } from '../retrieval/passage-pool';
 import { knowledgeRepo, type Hit } from './knowledge.repo';
 import { indexTerms } from './terms';
@@ -27,6 +27,8 @@ export async function storedFileSearch(
     tokens: estimateTokens(h.text),
     index: h.ord,
     score,
+    start: h.char_start,
+    end: h.char_end,
   });
   return async (question, limit) => {
     const terms = [...new Set(indexTerms(question, language))];
@@ -34,9 +36,10 @@ export async function storedFileSearch(
     // Nothing matches: the beginning of the document is the best guess (as in memory).
     if (hits.length === 0) hits = await knowledgeRepo.first(db, userId, fileId, limit);
     const ranked = hits.map((h) => candidate(h, h.score));
-    const top = hits[0];
-    const near = top ? await knowledgeRepo.neighbours(db, userId, fileId, top.ord) : [];
-    const neighbours = near.filter((n) => n.ref === top?.ref).map((n) => candidate(n, 0));
+    // The neighbours of the first few, as the in-memory index offers them (passage-index.ts).
+    const tops = hits.slice(0, WITH_NEIGHBOURS);
+    const near = await knowledgeRepo.neighboursOf(db, userId, tops);
+    const neighbours = near.sort((a, b) => a.ord - b.ord).map((n) => candidate(n, 0));
     return { language, ranked, neighbours };
   };
 }

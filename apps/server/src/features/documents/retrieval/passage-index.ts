@@ -19,6 +19,8 @@ export interface Passage {
   ref: string;
   /** Estimated tokens. */
   tokens: number;
+  /** What stood between it and the passage before, when both are of one paragraph (chunking.ts). */
+  joins?: string;
 }
 
 export interface PassageIndex {
@@ -35,6 +37,9 @@ export interface PassageIndex {
 export interface Candidate extends Passage {
   index: number;
   score: number;
+  /** Where it is in the file's text, when known (a stored file's passages). */
+  start?: number;
+  end?: number;
 }
 
 export function buildPassageIndex(units: TextUnit[], language?: string): PassageIndex {
@@ -103,4 +108,15 @@ export function neighboursOf(index: PassageIndex, i: number): Candidate[] {
   return [i - 1, i + 1]
     .filter((j) => index.passages[j]?.ref === at.ref)
     .map((j) => ({ ...index.passages[j]!, index: j, score: 0 }));
+}
+
+/**
+ * Ranked passages whose neighbours are offered to the prompt, best first: an answer at a
+ * passage's edge has the words around it in the next one (measured on XQuAD, bench/ask.bench.ts).
+ */
+export const WITH_NEIGHBOURS = 3;
+
+/** The neighbours of the first WITH_NEIGHBOURS ranked passages, the best one's first. */
+export function neighboursOfRanked(index: PassageIndex, ranked: Candidate[]): Candidate[] {
+  return ranked.slice(0, WITH_NEIGHBOURS).flatMap((c) => neighboursOf(index, c.index));
 }

@@ -6,7 +6,7 @@ import { serveCalls } from '../../../lib/worker-thread';
 import type { TextUnit } from '../../files';
 import {
   buildPassageIndex,
-  neighboursOf,
+  neighboursOfRanked,
   searchPassages,
   type Candidate,
   type PassageIndex,
@@ -94,7 +94,7 @@ function search(call: SearchCall): SearchReply {
     const fused = fuseRankings([ranked.map((c) => c.index), byVector], call.limit);
     ranked = fused.map(({ index: i, score }) => ({ ...index.passages[i]!, index: i, score }));
   }
-  const neighbours = ranked[0] ? neighboursOf(index, ranked[0].index) : [];
+  const neighbours = neighboursOfRanked(index, ranked);
   return { found: true, language: index.language, hybrid, ranked, neighbours };
 }
 

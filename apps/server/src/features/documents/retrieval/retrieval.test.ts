@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../ai';
 import { defaultPassageTokens } from '../ask.service';
 import type { TextUnit } from '../../files';
-import { choosePassages, RELATIVE_FLOOR } from './choose-passages';
+import { choosePassages, joinAdjacent, RELATIVE_FLOOR } from './choose-passages';
 import type { Candidate } from './passage-index';
 import { closePassagePool, searchSource, storedFileKey } from './passage-pool';
 
@@ -53,6 +53,38 @@ describe('prompt sizing', () => {
     const tight = estimateTokens(ranked[0]!.text) + 8;
     expect(choosePassages(ranked, neighbours, tight, estimateTokens).map((c) => c.index)).toEqual([
       5,
+    ]);
+  });
+
+  it("takes a passage's neighbours right after it, before the passages ranked below it", () => {
+    // Room for three passages: the top one's neighbour comes before the second best.
+    const ranked = [cand(5, 10, 'tops '.repeat(30), 'Page 3'), cand(9, 9, 'next '.repeat(30))];
+    const neighbours = [cand(6, 0, 'afts '.repeat(30), 'Page 3')];
+    const each = estimateTokens(ranked[0]!.text) + 8;
+    const chosen = choosePassages(ranked, neighbours, each * 2 + 1, estimateTokens);
+    expect(chosen.map((c) => c.index)).toEqual([5, 6]);
+  });
+
+  it('joins passages that follow each other in one place into one excerpt, as written', () => {
+    const at = (index: number, text: string, ref: string, extra: Partial<Candidate> = {}) => ({
+      ...cand(index, 1, text, ref),
+      ...extra,
+    });
+    const excerpts = joinAdjacent([
+      at(1, 'It rose 28.5', 'Paragraph 1'),
+      at(2, '°E.', 'Paragraph 1', { joins: '' }),
+      at(3, 'Then it fell.', 'Paragraph 1', { joins: ' ' }),
+      at(4, '其后又应用了。', 'Paragraph 2'),
+      at(5, '第二句。', 'Paragraph 2'), // no separator known: none after a full-width stop
+      at(7, 'Far away.', 'Paragraph 2'), // not next to the one before
+      at(8, 'Elsewhere.', 'Paragraph 3'),
+      at(9, 'Stored, one apart.', 'Paragraph 3', { start: 11, end: 29 }),
+    ]);
+    expect(excerpts).toEqual([
+      { ref: 'Paragraph 1', text: 'It rose 28.5°E. Then it fell.' },
+      { ref: 'Paragraph 2', text: '其后又应用了。第二句。' },
+      { ref: 'Paragraph 2', text: 'Far away.' },
+      { ref: 'Paragraph 3', text: 'Elsewhere. Stored, one apart.' },
     ]);
   });
 
