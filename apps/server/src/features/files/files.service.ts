@@ -93,6 +93,24 @@ export async function getFileText(
   fileId: number,
 ): Promise<ExtractResult> {
   const file = await findOwnedFile(deps, userId, fileId);
+  // One read of a file at a time in this process: the search index's read (started by the
+  // upload) and a person's preview asked meanwhile share it, instead of two readers of one PDF
+  // taking both cores from each other.
+  let inFlight = readsInFlight.get(deps.db);
+  if (!inFlight) readsInFlight.set(deps.db, (inFlight = new Map()));
+  let reading = inFlight.get(file.id);
+  if (!reading) {
+    const reads = inFlight;
+    reading = readFileText(deps, file).finally(() => reads.delete(file.id));
+    inFlight.set(file.id, reading);
+  }
+  return reading;
+}
+
+/** The texts being read now, by database (a process may hold several apps) and file id. */
+const readsInFlight = new WeakMap<object, Map<number, Promise<ExtractResult>>>();
+
+async function readFileText(deps: FilesDeps, file: FileRow): Promise<ExtractResult> {
   const cached = await readCachedText(deps, file.id);
   if (cached) {
     // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
