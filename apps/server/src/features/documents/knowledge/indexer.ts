@@ -2,13 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../../../lib/http-error';
 import { cpuPool } from '../../../workers/cpu-pool';
 import type { DocumentsCpuTasks } from '../documents.cpu';
-import { READER_VERSION, getFileText, type FilesDeps } from '../../files';
+import { getFileText, type FilesDeps } from '../../files';
 import { knowledgeRepo } from './knowledge.repo';
+import { INDEX_VERSION } from './terms';
 
 /**
  * Keeps the search index in step with the files: a file is indexed as soon as it is uploaded
  * (add), and a sweep finds every file not indexed yet (files from before the upgrade, a text
- * read again by a newer reader, an index cut short by a restart or an OCR read still running).
+ * indexed by an older INDEX_VERSION (terms.ts: a newer reader or new terms), an index cut short by a restart or an OCR read still running).
  * One file at a time, its text read by the reader's workers (OCR for scans) and its terms
  * computed in the CPU pool, so the event loop only writes the rows. Rename changes nothing (the
  * name is joined at question time); delete, delete all and account deletion remove the rows by
@@ -69,7 +70,7 @@ export class SearchIndexer {
 
   /** Queues the files waiting for the index (the sweep, or a test that wants it now). */
   async sweep(): Promise<void> {
-    const rows = await knowledgeRepo.pending(this.deps.db, READER_VERSION, SWEEP_BATCH);
+    const rows = await knowledgeRepo.pending(this.deps.db, INDEX_VERSION, SWEEP_BATCH);
     for (const r of rows)
       if (r.id !== this.current && !this.queue.has(r.id)) this.queue.set(r.id, r.user_id);
     this.pump();
@@ -106,20 +107,20 @@ export class SearchIndexer {
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
       if (err instanceof HttpError && err.statusCode === 400)
-        return knowledgeRepo.markUnreadable(db, fileId, userId, err.message, READER_VERSION);
+        return knowledgeRepo.markUnreadable(db, fileId, userId, err.message, INDEX_VERSION);
       throw err;
     }
     // Cut short by the reader's time limit (a scan under load): read again in the background,
     // and indexed by a later sweep from the full text.
     if (text.timedOut) return;
     if (!text.text.trim())
-      return knowledgeRepo.markUnreadable(db, fileId, userId, NO_TEXT, READER_VERSION);
+      return knowledgeRepo.markUnreadable(db, fileId, userId, NO_TEXT, INDEX_VERSION);
     const built = await cpuPool<DocumentsCpuTasks>().run('searchPassages', {
       units: text.units,
       text: text.text,
     });
     if (this.stopped) return;
-    await knowledgeRepo.replace(db, dialect, fileId, userId, built, READER_VERSION);
+    await knowledgeRepo.replace(db, dialect, fileId, userId, built, INDEX_VERSION);
     this.indexed++;
   }
 }

@@ -152,7 +152,7 @@ export const knowledgeRepo = {
       });
     }),
 
-  /** Files with no place in the index yet, or indexed from an older reader's text. */
+  /** Files with no place in the index yet, or indexed by an older version (terms.ts INDEX_VERSION). */
   pending: (db: Db, reader: number, limit: number) =>
     db
       .selectFrom('files')

@@ -12,6 +12,7 @@ import {
 import { sentTexts } from '../test-helpers';
 import { registerWithId, uploadOk } from '../../files/testing';
 import { askFiles, myFiles, untilIndexed } from './test-helpers';
+import { INDEX_VERSION } from './terms';
 
 /**
  * Questions across files over real HTTP, against the OpenAI-compatible stand-in: the index is
@@ -196,6 +197,41 @@ describe.each(testDialects())('ask across files (%s)', (dialect) => {
       );
       expect(rows[0]?.n).toBe(0);
     }
+  });
+
+  it('indexes again a file indexed by an older version, and matches Turkish by word stems', async () => {
+    const u = await registerWithId(server);
+    const file = await uploadOk(
+      server,
+      u.token,
+      'rapor.txt',
+      'Belediye meclisi yeni bisiklet parkını onayladı. Çatı yeşil olacak ve dört bin avroya mal olacak.',
+    );
+    await untilIndexed(server, u.token);
+    const version = () =>
+      server.app.db
+        .selectFrom('search_files')
+        .select('reader')
+        .where('file_id', '=', file.id)
+        .executeTakeFirstOrThrow();
+    expect((await version()).reader).toBe(INDEX_VERSION);
+    // As an upgrade finds it: indexed by the reader before the terms' revision.
+    await server.app.db
+      .updateTable('search_files')
+      .set({ reader: INDEX_VERSION - 1 })
+      .where('file_id', '=', file.id)
+      .execute();
+    while ((await version()).reader !== INDEX_VERSION) {
+      await server.app.knowledge.sweep();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Snowball's Turkish stemmer leaves "belediyesinin" / "belediye" and "onaylanan" /
+    // "onayladı" apart; their first five letters match.
+    const { status, body } = await askFiles(server, u.token, {
+      text: 'Belediyesinin onaylanan kararı?',
+    });
+    expect(status).toBe(200);
+    expect(body.sources.map((s) => s.file_id)).toEqual([file.id]);
   });
 
   it('asks only the chosen files, and refuses bad input with 4xx', async () => {

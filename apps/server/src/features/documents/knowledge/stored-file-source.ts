@@ -1,10 +1,9 @@
 import type { Db, Dialect } from '../../../db/database';
 import { estimateTokens } from '../../../lib/token-estimate';
-import { READER_VERSION } from '../../files';
 import { WITH_NEIGHBOURS, type Candidate } from '../retrieval/passage-index';
 import type { PassageSearch } from '../retrieval/passage-pool';
 import { knowledgeRepo, type Hit } from './knowledge.repo';
-import { indexTerms } from './terms';
+import { INDEX_VERSION, indexTerms } from './terms';
 
 /**
  * The single-file ask (POST /api/askQuestions with a `file_id`) answered from the stored index
@@ -19,7 +18,7 @@ export async function storedFileSearch(
   fileId: number,
 ): Promise<PassageSearch | undefined> {
   const state = await knowledgeRepo.fileState(db, userId, fileId);
-  if (state?.state !== 'searchable' || state.reader !== READER_VERSION) return undefined;
+  if (state?.state !== 'searchable' || state.reader !== INDEX_VERSION) return undefined;
   const language = state.language;
   const candidate = (h: Omit<Hit, 'score'>, score: number): Candidate => ({
     text: h.text,

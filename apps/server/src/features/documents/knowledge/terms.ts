@@ -1,6 +1,15 @@
+import { READER_VERSION } from '../../files';
 import { detectLanguage } from '../retrieval/detect-language';
 import { languageRules } from '../retrieval/languages';
 import { analyze } from '../retrieval/terms';
+
+/**
+ * What built a file's place in the index: the reader of its text and the revision of the terms'
+ * rules (raise it when a language's terms change: 1, Turkish words cut to five letters). A file
+ * indexed by an older one is indexed again in the background (indexer.ts), and a single-file ask
+ * reads its text meanwhile (stored-file-source.ts).
+ */
+export const INDEX_VERSION = READER_VERSION * 100 + 1;
 
 /**
  * The index's terms: the single-file ask's language-aware terms (documents/retrieval/terms.ts:

@@ -15,7 +15,6 @@ import { stemmer as romanian } from '@orama/stemmers/romanian';
 import { stemmer as russian } from '@orama/stemmers/russian';
 import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
-import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
 import stopwordLists from 'stopword';
 
@@ -34,6 +33,15 @@ export interface LanguageRules {
   /** False where accents tell words apart that readers do not confuse (Vietnamese tones). */
   foldDiacritics: boolean;
 }
+
+/**
+ * Turkish words are cut to their first five letters (fixed-prefix stemming, "F5": Can et al.,
+ * "Information retrieval on Turkish texts", JASIST 2008, found it as good as a lemmatiser for an
+ * agglutinative language). On XQuAD's 1,190 Turkish questions (bench/ask-files.bench.ts) the
+ * answer's file came first for 94.1 % against 90.0 % with the Snowball stemmer, and the answer
+ * reached the model for 96.1 % against 95.3 %. Numbers stay whole.
+ */
+const firstFive = (word: string) => (/\p{N}/u.test(word) ? word : [...word].slice(0, 5).join(''));
 
 const STEMMERS: Record<string, (word: string) => string> = {
   ar: arabic,
@@ -54,7 +62,7 @@ const STEMMERS: Record<string, (word: string) => string> = {
   ru: russian,
   es: spanish,
   sv: swedish,
-  tr: turkish,
+  tr: firstFive,
   uk: ukrainian,
 };
 

@@ -32,6 +32,12 @@ describe('language-aware terms', () => {
     expect(terms('vi', 'bàn bán')).toEqual(['bàn', 'bán']);
   });
 
+  it('cuts Turkish words to their first five letters, numbers kept whole', () => {
+    expect(terms('tr', 'Kitaplarımızdan')).toEqual(['kitap']);
+    expect(terms('tr', 'kitapçılar')).toEqual(terms('tr', 'KİTAPÇI'));
+    expect(terms('tr', 'İstanbul 1453000')).toEqual(['istan', '1453000']);
+  });
+
   it('detects the language of a file from samples through it', () => {
     expect(detectLanguage('Столица России — Москва, крупнейший город страны.')).toBe('ru');
     expect(detectLanguage('นี่คือข้อความภาษาไทยสำหรับการทดสอบระบบ')).toBe('th');
