@@ -41,8 +41,16 @@ const server = await startTestServer({
   },
 });
 const user = await registerUser(server);
-const token = user.token;
-const userId = server.app.accessTokens.verify(token)!.userId;
+const claims = server.app.accessTokens.verify(user.token)!;
+const userId = claims.userId;
+let token = user.token;
+let signedAt = performance.now();
+/** A new access token every 10 minutes: they last 15, and every question takes over that. */
+function renewToken() {
+  if (performance.now() - signedAt < 600_000) return;
+  token = server.app.accessTokens.sign(claims);
+  signedAt = performance.now();
+}
 const pct = (n: number, d: number) => Math.round((1000 * n) / Math.max(1, d)) / 10;
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
@@ -127,6 +135,7 @@ const requestMs: number[] = [];
 const searchMs: number[] = [];
 const deps = { db: server.app.db, dialect: server.app.dialect, ai: server.app.ai };
 for (const { lang, q, fileId } of asked) {
+  renewToken();
   model.requests.length = 0;
   const s0 = performance.now();
   const res = await server.request('/api/ask_files', {
@@ -222,6 +231,7 @@ result({
 // 4. A new 1 MB text file: searchable how long after its upload is answered.
 const latencies: number[] = [];
 for (let i = 0; i < 3; i++) {
+  renewToken();
   const text = makeProse(1024 * 1024, 7 + i).paragraphs.join('\n\n');
   const id = await upload(`new-${i}.txt`, text);
   const u0 = performance.now();
