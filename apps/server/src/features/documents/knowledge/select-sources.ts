@@ -1,4 +1,5 @@
 import type { CountTokens } from '../chunking';
+import { gapOfWidth } from '../retrieval/choose-passages';
 import type { Hit } from './knowledge.repo';
 
 /**
@@ -126,9 +127,7 @@ export function asExcerpts(sources: Source[]): Source[] {
     let last: Run | undefined;
     for (const s of group.sort((a, b) => a.ord - b.ord)) {
       if (last && s.ref === last.ref && s.ord === last.lastOrd + 1) {
-        // Cut inside a paragraph at a sentence's end: a space between, unless the text had none.
-        const gap = s.char_start === last.char_end ? '' : ' ';
-        last.text += gap + s.text;
+        last.text += gapOfWidth(s.char_start - last.char_end) + s.text;
         last.char_end = s.char_end;
         last.lastOrd = s.ord;
         last.score = Math.max(last.score, s.score);

@@ -65,12 +65,18 @@ export function joinAdjacent(chosen: Candidate[]): Excerpt[] {
 }
 
 /**
- * What stood between two passages cut from one paragraph (chunking.ts trims it): as the chunking
- * saw it, or from their places in the file's text (a stored file's), or else a space, except
- * after a full-width stop (Chinese, Japanese).
+ * What stood between two passages of one place: as chunking saw it when it cut a paragraph
+ * (chunking.ts trims it), else from their places in the file's text (a stored file's), else a
+ * paragraph break (chunking gives no `joins` to a passage that starts a paragraph).
  */
-function between(prev: { text: string; end?: number }, next: Candidate): string {
+function between(prev: { end?: number }, next: Candidate): string {
   if (next.joins !== undefined) return next.joins;
-  if (prev.end !== undefined && next.start !== undefined) return next.start > prev.end ? ' ' : '';
-  return /[。！？]$/.test(prev.text) ? '' : ' ';
+  if (prev.end !== undefined && next.start !== undefined) return gapOfWidth(next.start - prev.end);
+  return '\n\n';
 }
+
+/**
+ * The text between two passages from the width of the gap between their places: nothing (a
+ * Chinese sentence after another), a space (a sentence after another), or a paragraph break.
+ */
+export const gapOfWidth = (width: number) => (width <= 0 ? '' : width === 1 ? ' ' : '\n\n');

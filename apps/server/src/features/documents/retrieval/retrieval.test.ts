@@ -74,17 +74,19 @@ describe('prompt sizing', () => {
       at(1, 'It rose 28.5', 'Paragraph 1'),
       at(2, '°E.', 'Paragraph 1', { joins: '' }),
       at(3, 'Then it fell.', 'Paragraph 1', { joins: ' ' }),
-      at(4, '其后又应用了。', 'Paragraph 2'),
-      at(5, '第二句。', 'Paragraph 2'), // no separator known: none after a full-width stop
-      at(7, 'Far away.', 'Paragraph 2'), // not next to the one before
-      at(8, 'Elsewhere.', 'Paragraph 3'),
-      at(9, 'Stored, one apart.', 'Paragraph 3', { start: 11, end: 29 }),
+      at(4, '其后又应用了。', 'Page 2', { joins: '' }),
+      at(5, 'A paragraph of its own on the page.', 'Page 2'), // chunking says none: a new one
+      at(7, 'Far away.', 'Page 2'), // not next to the one before
+      at(8, 'Stored.', 'Page 3', { start: 0, end: 7 }),
+      at(9, 'One apart.', 'Page 3', { start: 8, end: 18 }),
+      at(10, '紧接着。', 'Page 3', { start: 18, end: 22 }),
+      at(11, 'Two apart.', 'Page 3', { start: 24, end: 34 }),
     ]);
     expect(excerpts).toEqual([
       { ref: 'Paragraph 1', text: 'It rose 28.5°E. Then it fell.' },
-      { ref: 'Paragraph 2', text: '其后又应用了。第二句。' },
-      { ref: 'Paragraph 2', text: 'Far away.' },
-      { ref: 'Paragraph 3', text: 'Elsewhere. Stored, one apart.' },
+      { ref: 'Page 2', text: '其后又应用了。\n\nA paragraph of its own on the page.' },
+      { ref: 'Page 2', text: 'Far away.' },
+      { ref: 'Page 3', text: 'Stored. One apart.紧接着。\n\nTwo apart.' },
     ]);
   });
 
