@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { xquadDir } from './xquad';
+import { answerAround, xquadDir } from './xquad';
 
 /**
  * XQuAD by article (bench/ask-files.bench.ts): each of the 48 Wikipedia articles of a language
@@ -40,14 +40,9 @@ export function loadArticles(lang: string): {
     articles.push({ title: a.title, paragraphs: a.paragraphs.map((p) => p.context.trim()) });
     for (const p of a.paragraphs)
       for (const qa of p.qas) {
-        const { text, answer_start } = qa.answers[0]!;
-        const at =
-          p.context.slice(answer_start, answer_start + text.length) === text
-            ? answer_start
-            : p.context.indexOf(text);
-        const from = Math.max(0, at - 30);
-        const answerInContext = p.context.slice(from, at + text.length + 30).trim();
-        questions.push({ question: qa.question, answer: text, answerInContext, article });
+        const answer = qa.answers[0]!;
+        const answerInContext = answerAround(p.context, answer).trim();
+        questions.push({ question: qa.question, answer: answer.text, answerInContext, article });
       }
   });
   return { articles, questions };

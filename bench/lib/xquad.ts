@@ -52,14 +52,27 @@ export function loadXquad(lang: string): XquadLanguage {
       const flat = (t: string) => t.replace(/\s*\n\s*/g, ' ').trim();
       paragraphs.push(flat(p.context));
       for (const qa of p.qas) {
-        const { text, answer_start } = qa.answers[0]!;
-        const at =
-          p.context.slice(answer_start, answer_start + text.length) === text
-            ? answer_start
-            : p.context.indexOf(text);
-        const around = p.context.slice(Math.max(0, at - 30), at + text.length + 30);
-        questions.push({ question: qa.question, answer: text, answerInContext: flat(around) });
+        const answer = qa.answers[0]!;
+        const around = answerAround(p.context, answer);
+        questions.push({
+          question: qa.question,
+          answer: answer.text,
+          answerInContext: flat(around),
+        });
       }
     }
   return { text: paragraphs.join('\n\n'), questions };
+}
+
+/**
+ * The answer with up to 30 characters on each side, within its paragraph (found at its
+ * `answer_start`, or where it first occurs when the translation moved it).
+ */
+export function answerAround(context: string, a: { text: string; answer_start: number }): string {
+  const { text, answer_start } = a;
+  const at =
+    context.slice(answer_start, answer_start + text.length) === text
+      ? answer_start
+      : context.indexOf(text);
+  return context.slice(Math.max(0, at - 30), at + text.length + 30);
 }
