@@ -8,8 +8,9 @@ import { INDEX_VERSION } from './terms';
 
 /**
  * Keeps the search index in step with the files: a file is indexed as soon as it is uploaded
- * (add), and a sweep finds every file not indexed yet (files from before the upgrade, a text
- * indexed by an older INDEX_VERSION (terms.ts: a newer reader or new terms), an index cut short by a restart or an OCR read still running).
+ * (add), and a sweep finds every file not indexed yet (files from before the upgrade, a file
+ * indexed by an older INDEX_VERSION, terms.ts: a newer reader or new terms; an index cut short
+ * by a restart or an OCR read still running).
  * One file at a time, its text read by the reader's workers (OCR for scans) and its terms
  * computed in the CPU pool, so the event loop only writes the rows. Rename changes nothing (the
  * name is joined at question time); delete, delete all and account deletion remove the rows by

@@ -152,7 +152,7 @@ export const knowledgeRepo = {
       });
     }),
 
-  /** Files with no place in the index yet, or indexed by an older version (terms.ts INDEX_VERSION). */
+  /** Files with no place in the index yet, or indexed by an older version (INDEX_VERSION). */
   pending: (db: Db, reader: number, limit: number) =>
     db
       .selectFrom('files')

@@ -1,5 +1,6 @@
 import type { CountTokens } from '../chunking';
 import { gapOfWidth } from '../retrieval/choose-passages';
+import { WITH_NEIGHBOURS } from '../retrieval/passage-index';
 import type { Hit } from './knowledge.repo';
 
 /**
@@ -16,8 +17,6 @@ import type { Hit } from './knowledge.repo';
 const OTHER_LANGUAGE = 0.5;
 const FLOOR = 0.5;
 const PASSAGE_OVERHEAD = 16;
-/** The first picks whose neighbours are added. */
-const WITH_NEIGHBOURS = 3;
 /**
  * A file's passages beyond this many wait until every other file's passages above the floor are
  * in: one file matching a question in many places cannot fill the budget while the answer is in
@@ -121,7 +120,11 @@ export function whereOf(ref: string): string {
  */
 export function asExcerpts(sources: Source[]): Source[] {
   const byFile = new Map<number, Source[]>();
-  for (const s of sources) byFile.set(s.file_id, [...(byFile.get(s.file_id) ?? []), s]);
+  for (const s of sources) {
+    const group = byFile.get(s.file_id);
+    if (group) group.push(s);
+    else byFile.set(s.file_id, [s]);
+  }
   const out: Run[] = [];
   for (const group of byFile.values()) {
     let last: Run | undefined;

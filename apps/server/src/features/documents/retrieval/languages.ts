@@ -20,8 +20,9 @@ import stopwordLists from 'stopword';
 
 /**
  * What matching knows of a language (ISO 639-1 code, as the detector names it): its Snowball
- * stemmer (Orama's port) where there is one (Turkish: firstFive), its stop words (the `stopword` package's lists,
- * short ones that only drop function words), and whether diacritics may be folded away.
+ * stemmer (Orama's port) where there is one (Turkish: firstFive), its stop words (the
+ * `stopword` package's lists, short ones that only drop function words), and whether diacritics
+ * may be folded away.
  * Covers the 27 languages the product translates into (Mandarin is Chinese) and the others of
  * the XQuAD benchmark; Chinese, Japanese, Korean, Thai, Vietnamese, Estonian, Hebrew, Polish and
  * Tagalog have no stemmer (the first five need none; the library has none for the others).
