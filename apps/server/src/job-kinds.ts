@@ -14,18 +14,19 @@ import {
 export function registerJobKinds(app: FastifyInstance) {
   const { config } = app;
   const files = { db: app.db, dialect: app.dialect, storage: app.storage };
+  const embeddings = embedderFromConfig(config);
   // documents.job.ts: summarize, translate, proofread, sentiment, ask.
   registerDocumentJobs(app.jobs, files, app.ai, {
     summaryMaxTokens: config.SUMMARY_MAX_TOKENS,
     askMaxPassageTokens: config.ASK_MAX_PASSAGE_TOKENS,
-    embeddings: embedderFromConfig(config),
+    embeddings,
     warmUpProofreading: config.PROOFREAD_WARM_UP === 'on',
   });
   // documents/knowledge/ask-files.job.ts: ask_files (questions across files).
   registerAskFilesJob(
     app.jobs,
     { db: app.db, dialect: app.dialect, ai: app.ai },
-    { askMaxPassageTokens: config.ASK_MAX_PASSAGE_TOKENS },
+    { askMaxPassageTokens: config.ASK_MAX_PASSAGE_TOKENS, embeddings },
   );
   const analysis = {
     ai: app.ai,

@@ -54,6 +54,8 @@ export interface OpenAITestServer {
   headers: IncomingMessage['headers'][];
   setReply(reply: ReplyFn): void;
   setFailure(failure: FailureMode): void;
+  /** POST /v1/embeddings answers this status with an error (a model down); undefined: served. */
+  setEmbeddingsFailure(status: number | undefined): void;
   /** Requests whose client went away before the answer was complete. */
   aborted(): number;
   /** Stops listening (a crashed or stopped model server): connections are refused. */
@@ -93,6 +95,7 @@ export async function startOpenAITestServer(
   let seq = 0;
 
   const embeddingRequests: OpenAITestServer['embeddingRequests'] = [];
+  let embeddingsFailure: number | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // The model list: what the product's health check and model lookup ask for.
@@ -105,6 +108,10 @@ export async function startOpenAITestServer(
     if (req.method === 'POST' && opts.embed && req.url?.endsWith('/v1/embeddings')) {
       const body = JSON.parse(await readBody(req)) as OpenAITestServer['embeddingRequests'][number];
       embeddingRequests.push(body);
+      if (embeddingsFailure)
+        return sendJson(res, embeddingsFailure, {
+          error: { message: 'The embeddings model is down', type: 'server_error' },
+        });
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       return sendJson(res, 200, {
         object: 'list',
@@ -211,6 +218,9 @@ export async function startOpenAITestServer(
     },
     setFailure(f) {
       failure = f;
+    },
+    setEmbeddingsFailure(status) {
+      embeddingsFailure = status;
     },
     aborted: () => abortedCount,
     stop,

@@ -64,7 +64,8 @@ export const adminOverviewResponseSchema = z.object({
   prompt_limit: z.number(),
   /**
    * The search index of questions across files (knowledge.ts): files indexed, unreadable, and
-   * still being read (new uploads, and every file once after an upgrade, in the background).
+   * still being read (new uploads, and every file once after an upgrade, in the background);
+   * with an embeddings model (AI_EMBEDDINGS_MODEL), the files whose passages have their vectors.
    */
   search_index: z
     .object({
@@ -72,6 +73,7 @@ export const adminOverviewResponseSchema = z.object({
       searchable: z.number().int(),
       unreadable: z.number().int(),
       reading: z.number().int(),
+      with_vectors: z.number().int().optional(),
     })
     .optional(),
 });

@@ -14,6 +14,7 @@ import * as jobSessions from './migrations/030-job-sessions';
 import * as personalDictionary from './migrations/035-personal-dictionary';
 import * as searchIndex from './migrations/040-search-index';
 import * as searchBlocks from './migrations/041-search-blocks';
+import * as searchVectors from './migrations/042-search-vectors';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -34,6 +35,7 @@ const migrations: Record<string, DialectMigration> = {
   '035-personal-dictionary': personalDictionary,
   '040-search-index': searchIndex,
   '041-search-blocks': searchBlocks,
+  '042-search-vectors': searchVectors,
 };
 
 export async function migrateToLatest(

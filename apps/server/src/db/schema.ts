@@ -227,6 +227,10 @@ export interface SearchFilesTable {
   /** The reader version its text was read with: older ones are indexed again. */
   reader: ColumnType<number, number | undefined, number>;
   updated_at: string;
+  /** The embeddings model its passages' vectors are from (search_vectors); null: none yet. */
+  vector_model: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The mean of its passages' vectors (int8, vectors.ts), to find the files near a question. */
+  centroid: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 /** One passage of a file in the search index; its terms are in search_fts / `terms`. */
@@ -254,6 +258,14 @@ export interface SearchBlocksTable {
   packed: Buffer;
 }
 
+/** A passage's vector from the embeddings model (AI_EMBEDDINGS_MODEL), int8 (vectors.ts). */
+export interface SearchVectorsTable {
+  file_id: number;
+  ord: number;
+  user_id: number;
+  vector: Buffer;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -278,6 +290,7 @@ export interface Database {
   search_files: SearchFilesTable;
   search_passages: SearchPassagesTable;
   search_blocks: SearchBlocksTable;
+  search_vectors: SearchVectorsTable;
 }
 
 export type Timestamp = ColumnType<string, string, string>;

@@ -19,5 +19,6 @@ export function adminDeps(
     registration: { mode: config.REGISTRATION, domains: config.REGISTRATION_DOMAINS },
     registerUrl: `${publicAppUrl(config)}register`,
     promptLimit: config.PROMPT_LIMIT,
+    embeddingsModel: (config.AI_BASE_URL && config.AI_EMBEDDINGS_MODEL) || undefined,
   };
 }

@@ -31,6 +31,8 @@ export interface AdminDeps {
   /** Absolute address of the sign-up page, for invitation links. */
   registerUrl: string;
   promptLimit: number;
+  /** AI_EMBEDDINGS_MODEL, when passages get vectors: the Admin page counts the files that have them. */
+  embeddingsModel?: string;
   /** What the other features remove with an account (src/account-cleanup.ts). */
   accountCleanup: readonly AccountCleanup[];
 }
@@ -134,7 +136,7 @@ export async function overview(
     model,
     alert: await latestAlert(deps.db),
     prompt_limit: deps.promptLimit,
-    search_index: await knowledgeRepo.progress(deps.db),
+    search_index: await knowledgeRepo.progress(deps.db, deps.embeddingsModel),
   };
 }
 

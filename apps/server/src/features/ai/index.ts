@@ -13,6 +13,7 @@ export {
   type LanguageModel,
   type ModelState,
   type ModelStatus,
+  type SlotCall,
   type WorkHandle,
 } from './language-model';
 export { createLanguageModel } from './create-model';

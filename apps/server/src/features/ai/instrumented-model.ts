@@ -13,6 +13,7 @@ export function instrumentModel(model: LanguageModel, metrics: Metrics): Languag
     whenSettled: () => model.whenSettled(),
     retryNow: () => model.retryNow?.() ?? false,
     close: () => model.close(),
+    ...(model.inSlot ? { inSlot: model.inSlot.bind(model) } : {}),
     async *stream(turns: ChatTurn[], opts?: GenerateOptions) {
       for await (const piece of model.stream(turns, opts)) {
         metrics.tokensGenerated.inc();

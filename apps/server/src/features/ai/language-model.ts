@@ -95,7 +95,21 @@ export interface LanguageModel {
    * of waiting for the next attempt; false when nothing was waiting to be retried.
    */
   retryNow?(): boolean;
+  /**
+   * Runs another call to the model server (an embeddings request) in a slot of the scheduler,
+   * as a call of this priority and owner: it takes its turn like every model call. The signal
+   * given to `run` aborts when the caller cancels or the slot is taken back (then it runs again).
+   */
+  inSlot?<T>(call: SlotCall, run: (signal: AbortSignal) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface SlotCall {
+  priority: CallPriority;
+  owner?: string | number;
+  /** What the call is expected to take, for the waits of the calls behind it. */
+  estimateMs: number;
+  signal?: AbortSignal;
 }
 
 /** Tokens of a prompt as the model will see it: the texts plus a few per message for the template. */

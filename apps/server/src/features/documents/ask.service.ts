@@ -10,6 +10,7 @@ import {
 } from './model-calls';
 import type { TextUnit } from '../files';
 import { choosePassages, joinAdjacent } from './retrieval/choose-passages';
+import { inTurn } from './retrieval/embeddings';
 import type { Candidate } from './retrieval/passage-index';
 import {
   ensureVectors,
@@ -103,11 +104,14 @@ export async function askDocument(
  */
 async function hybridSearch(deps: AiDeps, source: PassageSource, question: string) {
   const bm25 = await searchSource(source, question, CANDIDATES);
-  const embedder = deps.embeddings;
-  if (!embedder) return bm25;
+  if (!deps.embeddings) return bm25;
+  // Through the model's scheduler: the passages as the owner's document work, the question in
+  // the person's turn.
+  const embedder = inTurn(deps.embeddings, deps.ai, { priority: 'batch', owner: deps.owner });
+  const asked = inTurn(deps.embeddings, deps.ai, { priority: 'interactive', owner: deps.owner });
   try {
     await ensureVectors(source, embedder, deps.progress, deps.signal);
-    const [vector] = await embedder.embed([question], deps.signal);
+    const [vector] = await asked.embed([question], deps.signal);
     if (!vector) return bm25;
     return await searchSource(source, question, CANDIDATES, { model: embedder.model, vector });
   } catch (err) {

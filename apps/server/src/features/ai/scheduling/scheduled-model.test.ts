@@ -23,6 +23,42 @@ function setup(
 }
 
 describe('the scheduled model', () => {
+  it('runs other model-server work (embeddings) in its turn, and again when preempted', async () => {
+    const { inner, model, call, running } = setup();
+    const chat = call('hello', { priority: 'interactive', owner: 2 });
+    await expect.poll(() => running('hello')).toBeDefined();
+    const runs: AbortSignal[] = [];
+    const release: (() => void)[] = [];
+    const embedding = model.inSlot(
+      { priority: 'batch', owner: 1, estimateMs: 10_000 },
+      (signal) => {
+        runs.push(signal);
+        return new Promise<string>((resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason as Error));
+          release.push(() => resolve('vectors'));
+        });
+      },
+    );
+    await tick();
+    // The one slot is the chat's: the embeddings wait for it.
+    expect(runs).toHaveLength(0);
+    running('hello')!.finish();
+    await chat;
+    await expect.poll(() => runs.length).toBe(1);
+    // A person's call takes the slot back; the embeddings run again after it.
+    const next = call('again', { priority: 'interactive', owner: 2 });
+    await expect.poll(() => runs[0]!.aborted).toBe(true);
+    await expect.poll(() => running('again')).toBeDefined();
+    expect(runs).toHaveLength(1);
+    running('again')!.finish();
+    await next;
+    await expect.poll(() => runs.length).toBe(2);
+    release[1]!();
+    await expect(embedding).resolves.toBe('vectors');
+    expect(inner.calls.map((c) => c.user)).toEqual(['hello', 'again']);
+    expect(model.status().queued).toBe(0);
+  });
+
   it('restarts a preempted batch call, and its caller sees only the complete reply', async () => {
     const { inner, model, call, running } = setup();
     const summary = call('part 1', { priority: 'batch', owner: 1 });

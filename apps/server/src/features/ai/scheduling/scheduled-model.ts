@@ -8,6 +8,7 @@ import {
   type GenerateOptions,
   type LanguageModel,
   type ModelStatus,
+  type SlotCall,
 } from '../language-model';
 import { Scheduler, type Slot } from './scheduler';
 import type { SharedSlotLease, SharedSlots } from './shared-slots';
@@ -114,6 +115,28 @@ export class ScheduledModel implements LanguageModel {
       }
       if (whole) yield whole;
       return;
+    }
+  }
+
+  /** Another call to the model server in a slot (LanguageModel.inSlot); taken back: run again. */
+  async inSlot<T>(call: SlotCall, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const owner = String(call.owner ?? '');
+    const request = { ...call, owner };
+    for (let requeued = false; ; requeued = true) {
+      const slot = await this.scheduler.acquire({ ...request, requeued });
+      const { signal, dispose } = linkSignals(call.signal, slot.signal);
+      let lease: SharedSlotLease | undefined;
+      try {
+        lease = await this.opts.shared?.acquire(call.priority, owner, signal);
+        return await run(signal);
+      } catch (err) {
+        if (slot.preempted && !call.signal?.aborted) continue;
+        throw err;
+      } finally {
+        dispose();
+        await lease?.release();
+        slot.release();
+      }
     }
   }
 

@@ -2,6 +2,7 @@ import type { Db, Dialect } from '../../../db/database';
 import type { LanguageModel } from '../../ai';
 import { releasePrompt } from '../../chat';
 import type { Jobs } from '../../jobs';
+import type { Embedder } from '../retrieval/embeddings';
 import { askFiles } from './ask-files.service';
 
 /** What an `ask_files` job keeps: the question, the files asked, the day its prompt counts on. */
@@ -14,7 +15,7 @@ export interface AskFilesJobInput {
 export function registerAskFilesJob(
   jobs: Jobs,
   deps: { db: Db; dialect: Dialect; ai: LanguageModel },
-  settings: { askMaxPassageTokens?: number },
+  settings: { askMaxPassageTokens?: number; embeddings?: Embedder },
 ) {
   jobs.register<AskFilesJobInput>('ask_files', async (ctx) => {
     try {
@@ -26,6 +27,7 @@ export function registerAskFilesJob(
           signal: ctx.signal,
           parts: ctx.parts,
           maxPassageTokens: settings.askMaxPassageTokens,
+          embeddings: settings.embeddings,
         },
         { userId: ctx.userId!, text: ctx.input.text, fileIds: ctx.input.fileIds },
       );

@@ -12,7 +12,8 @@ import {
   requireModel,
   type AiDeps,
 } from '../model-calls';
-import { knowledgeRepo } from './knowledge.repo';
+import { fuseWithMeaning } from './by-meaning';
+import { knowledgeRepo, type Hit } from './knowledge.repo';
 import {
   asExcerpts,
   chooseSources,
@@ -80,10 +81,34 @@ export async function findSources(
   const count = (t: string) => deps.ai.countTokens(t);
   // A language none of the files is in (a short question misread) favours none of them.
   const favoured = languages.includes(language) ? language : '';
-  const { picked, used } = chooseSources(hits, favoured, budget, count);
+  const fused = await withMeaning(deps, q, hits, favoured);
+  const { picked, used } = fused
+    ? chooseSources(fused, '', budget, count, 0)
+    : chooseSources(hits, favoured, budget, count);
   if (!picked.length) return picked;
   const near = await knowledgeRepo.neighboursOf(deps.db, q.userId, neighbourPlaces(picked));
   return asExcerpts(withNeighbours(picked, near, budget, used, count));
+}
+
+/**
+ * With an embeddings model, the hits fused with the ranking by meaning (by-meaning.ts); undefined
+ * without one, or when it fails (then the words alone answer, as they would without it).
+ */
+async function withMeaning(
+  deps: AskFilesDeps,
+  q: AskFilesQuery,
+  hits: Hit[],
+  favoured: string,
+): Promise<Hit[] | undefined> {
+  const embedder = deps.embeddings;
+  if (!embedder) return undefined;
+  try {
+    const query = { ...q, owner: deps.owner, signal: deps.signal };
+    return await fuseWithMeaning({ ...deps, embedder }, query, hits, favoured, CANDIDATES);
+  } catch (err) {
+    if (deps.signal?.aborted) throw err;
+    return undefined;
+  }
 }
 
 /** The tokens of passages a question may have: ASK_MAX_PASSAGE_TOKENS within the context. */

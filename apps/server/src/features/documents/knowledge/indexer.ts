@@ -38,6 +38,8 @@ export class SearchIndexer {
   constructor(
     private readonly deps: FilesDeps,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    /** Told of each file made searchable (its vectors come next, vector-indexer.ts). */
+    private readonly onIndexed: () => void = () => {},
   ) {}
 
   /** A new file: indexed next (before the sweep's older ones). */
@@ -123,5 +125,6 @@ export class SearchIndexer {
     if (this.stopped) return;
     await knowledgeRepo.replace(db, dialect, fileId, userId, built, INDEX_VERSION);
     this.indexed++;
+    this.onIndexed();
   }
 }

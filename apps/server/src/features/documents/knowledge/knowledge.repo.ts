@@ -27,12 +27,29 @@ export interface Hit {
   file_name: string;
 }
 
+/** A passage's place: its file and its number in the file. */
+export interface Place {
+  file_id: number;
+  ord: number;
+}
+
+/** Places grouped by file, for one `file_id = ? and ord in (...)` per file. */
+export function ordsByFile(places: Place[]): Map<number, number[]> {
+  const byFile = new Map<number, number[]>();
+  for (const p of places) {
+    const ords = byFile.get(p.file_id);
+    if (ords) ords.push(p.ord);
+    else byFile.set(p.file_id, [p.ord]);
+  }
+  return byFile;
+}
+
 const now = () => new Date().toISOString();
 
 type Stored = { block: number; block_at: number; block_size: number; packed: Uint8Array };
 type Packed<T> = Omit<T, 'text'> & Stored;
 /** Stored passages with their texts, each block inflated once (only those a question reaches). */
-function unpack<T extends Stored & { file_id: number }>(
+export function unpack<T extends Stored & { file_id: number }>(
   rows: T[],
 ): (Omit<T, keyof Stored> & { text: string })[] {
   const blocks = new Map<string, Buffer>();
@@ -45,7 +62,7 @@ function unpack<T extends Stored & { file_id: number }>(
   });
 }
 /** The columns that find a passage's text in its block. */
-const TEXT_COLUMNS = [
+export const TEXT_COLUMNS = [
   'search_passages.block',
   'search_passages.block_at',
   'search_passages.block_size',
@@ -79,12 +96,36 @@ async function setState(
     reader?: number;
   } = {},
 ) {
-  const row = { state, error: extra.error ?? null, updated_at: now(), ...extra };
+  // Any new state of a file outdates its passages' vectors (vector-indexer.ts computes them again).
+  const row = {
+    state,
+    error: extra.error ?? null,
+    updated_at: now(),
+    vector_model: null,
+    centroid: null,
+    ...extra,
+  };
   await db
     .insertInto('search_files')
     .values({ file_id: fileId, user_id: userId, ...row })
     .onConflict((oc) => oc.column('file_id').doUpdateSet(row))
     .execute();
+}
+
+/** Files whose passages have vectors of this embeddings model. */
+async function withVectors(db: Db, model: string): Promise<number> {
+  const row = await db
+    .selectFrom('search_files')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('vector_model', '=', model)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+async function removeRows(trx: Db, fileId: number) {
+  await trx.deleteFrom('search_passages').where('file_id', '=', fileId).execute();
+  await trx.deleteFrom('search_blocks').where('file_id', '=', fileId).execute();
+  await trx.deleteFrom('search_vectors').where('file_id', '=', fileId).execute();
 }
 
 export const knowledgeRepo = {
@@ -93,8 +134,7 @@ export const knowledgeRepo = {
 
   markUnreadable: (db: Db, fileId: number, userId: number, error: string, reader: number) =>
     db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('search_passages').where('file_id', '=', fileId).execute();
-      await trx.deleteFrom('search_blocks').where('file_id', '=', fileId).execute();
+      await removeRows(trx, fileId);
       await setState(trx, fileId, userId, 'unreadable', { error, reader });
     }),
 
@@ -108,8 +148,7 @@ export const knowledgeRepo = {
     reader: number,
   ) =>
     db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('search_passages').where('file_id', '=', fileId).execute();
-      await trx.deleteFrom('search_blocks').where('file_id', '=', fileId).execute();
+      await removeRows(trx, fileId);
       for (let i = 0; i < f.blocks.length; i += BATCH) {
         const rows = f.blocks.slice(i, i + BATCH).map((b, j) => ({
           file_id: fileId,
@@ -167,7 +206,7 @@ export const knowledgeRepo = {
       .execute(),
 
   /** How far the index is, for the Admin page. */
-  async progress(db: Db) {
+  async progress(db: Db, vectorModel?: string) {
     const rows = await db
       .selectFrom('files')
       .leftJoin('search_files', 'search_files.file_id', 'files.id')
@@ -182,6 +221,7 @@ export const knowledgeRepo = {
       searchable: by('searchable'),
       unreadable: by('unreadable'),
       reading: files - by('searchable') - by('unreadable'),
+      ...(vectorModel ? { with_vectors: await withVectors(db, vectorModel) } : {}),
     };
   },
 
@@ -246,8 +286,20 @@ export const knowledgeRepo = {
   },
 
   /** The passages on either side of each of these (of the user's files only). */
-  neighboursOf: async (db: Db, userId: number, places: { file_id: number; ord: number }[]) => {
+  neighboursOf: (db: Db, userId: number, places: { file_id: number; ord: number }[]) =>
+    knowledgeRepo.passagesAt(
+      db,
+      userId,
+      places.flatMap((p) => [
+        { file_id: p.file_id, ord: p.ord - 1 },
+        { file_id: p.file_id, ord: p.ord + 1 },
+      ]),
+    ),
+
+  /** The passages at these places, of the user's files only, with no score. */
+  passagesAt: async (db: Db, userId: number, places: Place[]): Promise<Omit<Hit, 'score'>[]> => {
     if (places.length === 0) return [];
+    const byFile = ordsByFile(places);
     return unpack(
       await db
         .selectFrom('search_passages')
@@ -270,11 +322,8 @@ export const knowledgeRepo = {
         .where('search_passages.user_id', '=', userId)
         .where((eb) =>
           eb.or(
-            places.map((p) =>
-              eb.and([
-                eb('search_passages.file_id', '=', p.file_id),
-                eb('ord', 'in', [p.ord - 1, p.ord + 1]),
-              ]),
+            [...byFile].map(([fileId, ords]) =>
+              eb.and([eb('search_passages.file_id', '=', fileId), eb('ord', 'in', ords)]),
             ),
           ),
         )

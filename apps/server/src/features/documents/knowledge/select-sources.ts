@@ -29,24 +29,34 @@ export type Source = Omit<Hit, 'score'> & { score: number };
 type Run = Source & { lastOrd: number };
 
 /**
- * `questionLanguage` is the language the question is taken to be in, or '' when it is none of
- * the asked files' languages (then no passage is counted down for its language).
+ * The hits best first, those in another language than the question's at OTHER_LANGUAGE of their
+ * score (none when `questionLanguage` is '').
  */
-export function chooseSources(
-  hits: Hit[],
-  questionLanguage: string,
-  budget: number,
-  count: CountTokens,
-): { picked: Source[]; used: number } {
-  const weighed = hits
+export function weighByLanguage(hits: Hit[], questionLanguage: string): Hit[] {
+  return hits
     .map((h) =>
       questionLanguage && h.language !== questionLanguage
         ? { ...h, score: h.score * OTHER_LANGUAGE }
         : h,
     )
     .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * `questionLanguage` is the language the question is taken to be in, or '' when it is none of
+ * the asked files' languages (then no passage is counted down for its language). `floor`: the
+ * share of the best score a passage needs (none for ranks fused with vectors, by-meaning.ts).
+ */
+export function chooseSources(
+  hits: Hit[],
+  questionLanguage: string,
+  budget: number,
+  count: CountTokens,
+  floor = FLOOR,
+): { picked: Source[]; used: number } {
+  const weighed = weighByLanguage(hits, questionLanguage);
   const best = weighed[0]?.score ?? 0;
-  const above = weighed.filter((h) => !(best > 0 && h.score < best * FLOOR));
+  const above = weighed.filter((h) => !(best > 0 && h.score < best * floor));
   const perFile = new Map<number, number>();
   const first: Source[] = [];
   const after: Source[] = [];

@@ -3,6 +3,7 @@
  * AI_BASE_URL server), for hybrid retrieval (rank-fusion.ts). Texts go in batches.
  */
 import type { Config } from '../../../config';
+import { estimateTokens, type CallPriority, type LanguageModel } from '../../ai';
 
 export interface Embedder {
   /** Names the vectors: a file's vectors are kept per model. */
@@ -52,4 +53,33 @@ export function embedderFromConfig(
     model: config.AI_EMBEDDINGS_MODEL,
     timeoutMs: config.AI_TIMEOUT_MS,
   });
+}
+
+/**
+ * Embedding texts prompt-processes them on the model server as a reply does: a rough figure of
+ * its speed, only for the waits the scheduler tells the calls behind it.
+ */
+const EMBEDDED_TOKENS_PER_MS = 2;
+
+/**
+ * The embedder with each request in a slot of the model's scheduler (LanguageModel.inSlot), as
+ * a call of this priority and owner: a file's vectors are document work that takes its turn and
+ * leaves room for people, a question's vector goes with the person's question.
+ */
+export function inTurn(
+  embedder: Embedder,
+  ai: Pick<LanguageModel, 'inSlot'>,
+  call: { priority: CallPriority; owner?: string | number },
+): Embedder {
+  return {
+    model: embedder.model,
+    embed(texts, signal) {
+      if (!ai.inSlot) return embedder.embed(texts, signal);
+      const tokens = texts.reduce((n, t) => n + estimateTokens(t), 0);
+      return ai.inSlot(
+        { ...call, signal, estimateMs: Math.max(50, tokens / EMBEDDED_TOKENS_PER_MS) },
+        (s) => embedder.embed(texts, s),
+      );
+    },
+  };
 }

@@ -29,6 +29,28 @@ describe('ServiceStatus', () => {
     expect(screen.getByText('llama:small.gguf: downloading (45 %)')).toBeInTheDocument();
   });
 
+  it('shows how far the search index is, with the files that have vectors', () => {
+    render(
+      <ServiceStatus
+        overview={{
+          ...overview({ state: 'ready', available: true }),
+          search_index: {
+            files: 1576,
+            searchable: 1480,
+            unreadable: 12,
+            reading: 84,
+            with_vectors: 900,
+          },
+        }}
+      />,
+    );
+    expect(
+      screen.getByText(
+        '1,480 of 1,576 files searchable, 84 being read, 12 unreadable, 900 with vectors for meaning',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('says the model is loading', () => {
     render(<ServiceStatus overview={overview({ state: 'loading' })} />);
     expect(screen.getByText('llama:small.gguf: loading')).toBeInTheDocument();

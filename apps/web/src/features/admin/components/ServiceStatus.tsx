@@ -31,6 +31,23 @@ function modelRows(model: Model): [string, string][] {
   return rows;
 }
 
+type SearchIndex = NonNullable<AdminOverviewResponse['search_index']>;
+
+/**
+ * How far the index of questions across files is: every file is read and indexed once (new
+ * uploads at once, the others in the background after an upgrade), then given its vectors when
+ * an embeddings model is set.
+ */
+export function searchIndexState(index: SearchIndex): string {
+  const n = (x: number) => x.toLocaleString('en');
+  const parts = [`${n(index.searchable)} of ${n(index.files)} files searchable`];
+  if (index.reading > 0) parts.push(`${n(index.reading)} being read`);
+  if (index.unreadable > 0) parts.push(`${n(index.unreadable)} unreadable`);
+  if (index.with_vectors !== undefined)
+    parts.push(`${n(index.with_vectors)} with vectors for meaning`);
+  return parts.join(', ');
+}
+
 const failed = (model: Model) => model.state === 'unavailable' || model.state === 'unreachable';
 
 /** The model, who may sign up and the daily prompt limit, as the server runs them now. */
@@ -46,6 +63,9 @@ export function ServiceStatus({ overview }: { overview: AdminOverviewResponse })
         : SIGN_UP[registration.mode],
     ],
     ['Prompts per user per day', String(overview.prompt_limit)],
+    ...(overview.search_index
+      ? [['Search index', searchIndexState(overview.search_index)] as [string, string]]
+      : []),
   ];
   return (
     <>

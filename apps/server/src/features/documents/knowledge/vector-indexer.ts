@@ -1,0 +1,116 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/database';
+import type { LanguageModel } from '../../ai';
+import { EMBEDDING_BATCH, inTurn, type Embedder } from '../retrieval/embeddings';
+import { vectorsRepo } from './vectors.repo';
+import { centroidOf, quantize } from './vectors';
+
+/**
+ * With an embeddings model (AI_EMBEDDINGS_MODEL), gives each searchable file's passages their
+ * vectors, once: after the file is indexed (its words are searchable before), and for every file
+ * without vectors of the configured model (after an upgrade, a model change, a restart). Each
+ * request goes through the model's scheduler as the file owner's document work
+ * (embeddings.ts inTurn), so it takes turns with everyone's calls and leaves room for people.
+ * Questions never compute a passage's vector: a file without vectors yet is found by its words.
+ * A failure ends the round (the model may be down; the next sweep tries again); a file whose
+ * vectors fail three times waits for the next start (a passage the model refuses would otherwise
+ * cost a request every sweep).
+ */
+const SWEEP_MS = 15_000;
+const SWEEP_BATCH = 50;
+const MAX_FAILURES = 3;
+
+export class VectorIndexer {
+  private readonly failures = new Map<number, number>();
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Files given vectors by this process (tests, the bench). */
+  done = 0;
+
+  constructor(
+    private readonly deps: { db: Db; ai: LanguageModel; embedder: Embedder },
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.poke();
+      if (!this.stopping.signal.aborted) this.timer = setTimeout(tick, SWEEP_MS).unref();
+    };
+    tick();
+  }
+
+  /** Looks for files without vectors now (a file was just indexed). */
+  poke(): void {
+    if (this.stopping.signal.aborted) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err) => this.log.error({ err }, 'search vectors: the sweep failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  /** Resolves when no file is waiting for its vectors (tests). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async drain(): Promise<void> {
+    const { db, embedder } = this.deps;
+    for (;;) {
+      const rows = (await vectorsRepo.pending(db, embedder.model, SWEEP_BATCH + this.failures.size))
+        .filter((r) => (this.failures.get(r.file_id) ?? 0) < MAX_FAILURES)
+        .slice(0, SWEEP_BATCH);
+      if (rows.length === 0 || this.stopping.signal.aborted) return;
+      for (const r of rows) {
+        if (this.stopping.signal.aborted) return;
+        try {
+          await this.embedFile(r.file_id, r.user_id, r.updated_at);
+          this.failures.delete(r.file_id);
+        } catch (err) {
+          if (this.stopping.signal.aborted) return;
+          this.failures.set(r.file_id, (this.failures.get(r.file_id) ?? 0) + 1);
+          this.log.warn({ err, fileId: r.file_id }, 'search vectors: a file failed');
+          // The model may be down: the next sweep tries again.
+          return;
+        }
+      }
+    }
+  }
+
+  private async embedFile(fileId: number, userId: number, stamp: string): Promise<void> {
+    const { db, ai, embedder } = this.deps;
+    const passages = await vectorsRepo.texts(db, fileId);
+    const turn = inTurn(embedder, ai, { priority: 'batch', owner: userId });
+    const raw: number[][] = [];
+    for (let i = 0; i < passages.length; i += EMBEDDING_BATCH) {
+      const batch = passages.slice(i, i + EMBEDDING_BATCH).map((p) => p.text);
+      raw.push(...(await turn.embed(batch, this.stopping.signal)));
+    }
+    const stored = await vectorsRepo.store(db, {
+      fileId,
+      userId,
+      model: embedder.model,
+      stamp,
+      vectors: passages.map((p, i) => ({ ord: p.ord, vector: quantize(raw[i]!) })),
+      centroid: centroidOf(raw),
+    });
+    if (stored) this.done++;
+  }
+}
