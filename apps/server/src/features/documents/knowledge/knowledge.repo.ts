@@ -1,9 +1,10 @@
-import { inflateRawSync } from 'node:zlib';
 import { sql, type RawBuilder } from 'kysely';
 import type { FileSearchState } from '@inkwell/contract';
-import type { Db, Dialect } from '../../../db/database';
+import { sqliteFileOf, type Db, type Dialect } from '../../../db/database';
+import { readStoredRows } from '../retrieval/passage-pool';
 import { PENDING_PREFIX } from '../../files';
 import type { IndexedFile } from './passages';
+import { unpack, type Stored } from './packed-text';
 
 /**
  * The search index's rows (migration 040). Every query of passages names the user: on SQLite
@@ -46,21 +47,7 @@ export function ordsByFile(places: Place[]): Map<number, number[]> {
 
 const now = () => new Date().toISOString();
 
-type Stored = { block: number; block_at: number; block_size: number; packed: Uint8Array };
 type Packed<T> = Omit<T, 'text'> & Stored;
-/** Stored passages with their texts, each block inflated once (only those a question reaches). */
-export function unpack<T extends Stored & { file_id: number }>(
-  rows: T[],
-): (Omit<T, keyof Stored> & { text: string })[] {
-  const blocks = new Map<string, Buffer>();
-  return rows.map((r) => {
-    const { packed, block, block_at, block_size, ...rest } = r;
-    const key = `${r.file_id}:${block}`;
-    let text = blocks.get(key);
-    if (!text) blocks.set(key, (text = inflateRawSync(packed)));
-    return { ...rest, text: text.toString('utf8', block_at, block_at + block_size) };
-  });
-}
 /** The columns that find a passage's text in its block. */
 export const TEXT_COLUMNS = [
   'search_passages.block',
@@ -244,7 +231,7 @@ export const knowledgeRepo = {
   ): Promise<Hit[]> {
     if (q.terms.length === 0) return [];
     const ranked = dialect === 'postgres' ? postgresRanking(q) : sqliteRanking(q);
-    const { rows } = await sql<Packed<Hit>>`
+    const query = sql<Packed<Hit>>`
       select p.file_id, p.ord, m.score, p.language, p.ref, p.char_start, p.char_end, p.block,
              p.block_at, p.block_size, b.packed, f.file_name
       from (${ranked}) m
@@ -252,8 +239,13 @@ export const knowledgeRepo = {
       join search_blocks b on b.file_id = p.file_id and b.block = p.block
       join files f on f.id = p.file_id
       where p.user_id = ${q.userId}
-      order by m.score desc, p.file_id, p.ord`.execute(db);
-    return unpack(rows).map((r) => ({ ...r, score: Number(r.score) }));
+      order by m.score desc, p.file_id, p.ord`;
+    // SQLite reads synchronously: the ranking runs in a passage worker, off the event loop.
+    const dbFile = sqliteFileOf(db);
+    const hits = dbFile
+      ? await readStoredRows<Hit>(dbFile, query.compile(db))
+      : unpack((await query.execute(db)).rows);
+    return hits.map((r) => ({ ...r, score: Number(r.score) }));
   },
 
   /** A file's place in the index, when it is the user's. */

@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/database';
-import { ordsByFile, TEXT_COLUMNS, unpack, type Place } from './knowledge.repo';
+import { ordsByFile, TEXT_COLUMNS, type Place } from './knowledge.repo';
+import { unpack } from './packed-text';
 
 /**
  * The rows of the passages' vectors (migration 042; vector-indexer.ts writes them, and

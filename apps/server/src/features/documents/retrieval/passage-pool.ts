@@ -5,7 +5,14 @@ import { READER_VERSION, type TextUnit } from '../../files';
 import type { Candidate } from './passage-index';
 import type { WorkProgress } from '../../ai';
 import { EMBEDDING_BATCH, type Embedder } from './embeddings';
-import type { SearchCall, SearchReply, TextsCall, TextsReply, VectorsCall } from './passage-worker';
+import type {
+  SearchCall,
+  SearchReply,
+  StoredCall,
+  TextsCall,
+  TextsReply,
+  VectorsCall,
+} from './passage-worker';
 
 /**
  * Passage search off the event loop: two worker threads, each keeping the indexes of the files
@@ -99,5 +106,12 @@ export async function ensureVectors(
     { route: key },
   );
 }
+
+/**
+ * A query of the stored search index (SQLite), run by a passage worker with its own read-only
+ * handle, off the event loop: its rows, passages' texts unpacked (knowledge/stored-reads.ts).
+ */
+export const readStoredRows = <T>(dbFile: string, query: StoredCall['query']) =>
+  pool.call<T[]>({ op: 'stored', dbFile, query } satisfies StoredCall);
 
 export const closePassagePool = () => pool.close();

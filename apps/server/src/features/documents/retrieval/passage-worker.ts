@@ -12,6 +12,7 @@ import {
   type PassageIndex,
 } from './passage-index';
 import { fuseRankings, vectorRanking } from './rank-fusion';
+import { readStored } from '../knowledge/stored-reads';
 
 export interface SearchCall {
   op: 'search';
@@ -39,7 +40,14 @@ export interface VectorsCall {
   vectors: Float32Array;
 }
 
-export type PassageCall = SearchCall | TextsCall | VectorsCall;
+/** A query of the stored search index, read with the worker's own handle (knowledge/stored-reads.ts). */
+export interface StoredCall {
+  op: 'stored';
+  dbFile: string;
+  query: { sql: string; parameters: readonly unknown[] };
+}
+
+export type PassageCall = SearchCall | TextsCall | VectorsCall | StoredCall;
 
 export type SearchReply =
   | { found: false }
@@ -98,19 +106,23 @@ function search(call: SearchCall): SearchReply {
   return { found: true, language: index.language, hybrid, ranked, neighbours };
 }
 
-serveCalls(parentPort!, (call: PassageCall): SearchReply | TextsReply | { ok: boolean } => {
-  if (call.op === 'search') return search(call);
-  const index = indexes.get(call.key);
-  if (!index) return call.op === 'texts' ? { found: false } : { ok: false };
-  if (call.op === 'texts')
-    return {
-      found: true,
-      texts: index.vectors?.model === call.model ? null : index.passages.map((p) => p.text),
-    };
-  // Counted in the cache's bound like text (a float weighs about what 4 characters do).
-  const weight = call.vectors.length - (index.vectors?.data.length ?? 0);
-  index.vectors = { model: call.model, dims: call.dims, data: call.vectors };
-  index.chars += weight;
-  chars += weight;
-  return { ok: true };
-});
+serveCalls(
+  parentPort!,
+  (call: PassageCall): SearchReply | TextsReply | unknown[] | { ok: boolean } => {
+    if (call.op === 'search') return search(call);
+    if (call.op === 'stored') return readStored(call.dbFile, call.query);
+    const index = indexes.get(call.key);
+    if (!index) return call.op === 'texts' ? { found: false } : { ok: false };
+    if (call.op === 'texts')
+      return {
+        found: true,
+        texts: index.vectors?.model === call.model ? null : index.passages.map((p) => p.text),
+      };
+    // Counted in the cache's bound like text (a float weighs about what 4 characters do).
+    const weight = call.vectors.length - (index.vectors?.data.length ?? 0);
+    index.vectors = { model: call.model, dims: call.dims, data: call.vectors };
+    index.chars += weight;
+    chars += weight;
+    return { ok: true };
+  },
+);
