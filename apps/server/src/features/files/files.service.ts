@@ -101,8 +101,16 @@ export async function getFileText(
   let reading = inFlight.get(file.id);
   if (!reading) {
     const reads = inFlight;
-    reading = readFileText(deps, file).finally(() => reads.delete(file.id));
+    const read = readFileText(deps, file);
+    reading = read.then((r) => r.result);
     inFlight.set(file.id, reading);
+    // Kept in flight until its text is cached too: a read asked meanwhile shares this one.
+    void read
+      .then(
+        (r) => r.cached,
+        () => undefined,
+      )
+      .finally(() => reads.delete(file.id));
   }
   return reading;
 }
@@ -110,12 +118,20 @@ export async function getFileText(
 /** The texts being read now, by database (a process may hold several apps) and file id. */
 const readsInFlight = new WeakMap<object, Map<number, Promise<ExtractResult>>>();
 
-async function readFileText(deps: FilesDeps, file: FileRow): Promise<ExtractResult> {
+/**
+ * A file's text, from the cache or read; `cached` settles once a text just read is in the cache:
+ * the person waiting for it is answered first (writing megabytes of text to the database took
+ * tens of milliseconds of the first preview).
+ */
+async function readFileText(
+  deps: FilesDeps,
+  file: FileRow,
+): Promise<{ result: ExtractResult; cached?: Promise<void> }> {
   const cached = await readCachedText(deps, file.id);
   if (cached) {
     // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
     const { reader, ...result } = cached;
-    if (reader === READER_VERSION) return result;
+    if (reader === READER_VERSION) return { result };
   }
   const result = await extractText({
     type: file.type as FileExtension,
@@ -125,10 +141,10 @@ async function readFileText(deps: FilesDeps, file: FileRow): Promise<ExtractResu
     // Cut short by the time limit (a scan read under load): answered as it is, never cached;
     // read again in the background with more time, and that text is cached (issue 26).
     rereadInBackground(deps, file);
-    return result;
+    return { result };
   }
-  await cacheText(deps, file.id, result);
-  return result;
+  // The cache is an extra: a failed write (the database down a moment) costs a read next time.
+  return { result, cached: cacheText(deps, file.id, result).catch(() => undefined) };
 }
 
 /**
