@@ -75,6 +75,8 @@ describe('admin: the operators’ page', () => {
     const service = page.getByRole('region', { name: 'Service' });
     await visible(service.getByText(/unavailable/));
     await visible(service.getByText(/allowed domains, others by invitation: example\.com/));
+    // How far the index of questions across files is (Grace's file among them).
+    await visible(service.getByText(/^\d[\d,]* of [1-9][\d,]* files searchable/));
   });
 
   it('disables an account (its open session stops at once), enables it, deletes it', async () => {

@@ -20,6 +20,19 @@ const SWEEP_MS = 15_000;
 const SWEEP_BATCH = 50;
 const MAX_FAILURES = 3;
 
+/**
+ * A model server's vectors are taken only as they should be: one per passage, all of one size,
+ * finite numbers (a vector of another size or with a NaN would compare as nothing, silently).
+ */
+export function checkVectors(vectors: number[][], count: number): void {
+  const dims = vectors[0]?.length ?? 0;
+  const ok =
+    vectors.length === count &&
+    dims > 0 &&
+    vectors.every((v) => Array.isArray(v) && v.length === dims && v.every(Number.isFinite));
+  if (!ok) throw new Error('The embeddings model answered vectors of mixed sizes or non-numbers');
+}
+
 export class VectorIndexer {
   private readonly failures = new Map<number, number>();
   private readonly stopping = new AbortController();
@@ -103,6 +116,7 @@ export class VectorIndexer {
       const batch = passages.slice(i, i + EMBEDDING_BATCH).map((p) => p.text);
       raw.push(...(await turn.embed(batch, this.stopping.signal)));
     }
+    checkVectors(raw, passages.length);
     const stored = await vectorsRepo.store(db, {
       fileId,
       userId,
