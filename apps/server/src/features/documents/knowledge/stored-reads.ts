@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { unpack, type Stored } from './packed-text';
 
@@ -12,6 +13,8 @@ import { unpack, type Stored } from './packed-text';
 interface Handle {
   db: SQLite.Database;
   statements: Map<string, SQLite.Statement>;
+  /** The file's inode when opened: a database replaced at the same path (a restore) is reopened. */
+  inode: number;
 }
 
 /** Files open at once (a test run opens many servers' databases; a server, one). */
@@ -21,13 +24,17 @@ const MAX_STATEMENTS = 64;
 const handles = new Map<string, Handle>();
 
 function handleOf(dbFile: string): Handle {
+  const inode = statSync(dbFile).ino;
   let h = handles.get(dbFile);
-  if (h) {
-    handles.delete(dbFile); // re-inserted: the Map's order is the recency order
-  } else {
+  handles.delete(dbFile); // re-inserted: the Map's order is the recency order
+  if (h && h.inode !== inode) {
+    h.db.close();
+    h = undefined;
+  }
+  if (!h) {
     const db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    h = { db, statements: new Map() };
+    h = { db, statements: new Map(), inode };
   }
   handles.set(dbFile, h);
   for (const [file, old] of handles) {
