@@ -112,7 +112,16 @@ export async function getFileText(
       )
       .finally(() => reads.delete(file.id));
   }
-  return reading;
+  const result = await reading;
+  if (!result.timedOut) return result;
+  // A shared read cut short by its time limit: the background read (rereadInBackground) may have
+  // cached the whole text meanwhile, and that is the answer then.
+  const whole = await readCachedText(deps, file.id);
+  if (whole && whole.reader === READER_VERSION) {
+    const { reader: _, ...text } = whole;
+    return text;
+  }
+  return result;
 }
 
 /** The texts being read now, by database (a process may hold several apps) and file id. */
