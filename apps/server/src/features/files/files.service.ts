@@ -116,12 +116,7 @@ export async function getFileText(
   if (!result.timedOut) return result;
   // A shared read cut short by its time limit: the background read (rereadInBackground) may have
   // cached the whole text meanwhile, and that is the answer then.
-  const whole = await readCachedText(deps, file.id);
-  if (whole && whole.reader === READER_VERSION) {
-    const { reader: _, ...text } = whole;
-    return text;
-  }
-  return result;
+  return (await currentCachedText(deps, file.id)) ?? result;
 }
 
 /** The texts being read now, by database (a process may hold several apps) and file id. */
@@ -136,12 +131,8 @@ async function readFileText(
   deps: FilesDeps,
   file: FileRow,
 ): Promise<{ result: ExtractResult; cached?: Promise<void> }> {
-  const cached = await readCachedText(deps, file.id);
-  if (cached) {
-    // Text cached by an older reader (garbled code pages, [object Object] cells) is read again.
-    const { reader, ...result } = cached;
-    if (reader === READER_VERSION) return { result };
-  }
+  const cached = await currentCachedText(deps, file.id);
+  if (cached) return { result: cached };
   const result = await extractText({
     type: file.type as FileExtension,
     stream: await openObject(deps, file),
@@ -154,6 +145,20 @@ async function readFileText(
   }
   // The cache is an extra: a failed write (the database down a moment) costs a read next time.
   return { result, cached: cacheText(deps, file.id, result).catch(() => undefined) };
+}
+
+/**
+ * A file's cached text when the current reader wrote it: text cached by an older reader
+ * (garbled code pages, [object Object] cells) is read again.
+ */
+async function currentCachedText(
+  deps: FilesDeps,
+  fileId: number,
+): Promise<ExtractResult | undefined> {
+  const cached = await readCachedText(deps, fileId);
+  if (!cached || cached.reader !== READER_VERSION) return undefined;
+  const { reader: _, ...result } = cached;
+  return result;
 }
 
 /**

@@ -52,27 +52,22 @@ export async function fuseWithMeaning(
     limit,
   );
   // fuseRankings ranks numbers: each place gets one, the first time either ranking names it.
-  const places = new Map<string, Place>();
-  const keys: string[] = [];
-  const at = new Map<string, number>();
+  const places: Place[] = [];
+  const numbers = new Map<string, number>();
   const rank = (list: Place[]) =>
     list.map((p) => {
       const key = keyOf(p);
-      let i = at.get(key);
-      if (i === undefined) {
-        at.set(key, (i = keys.length));
-        keys.push(key);
-        places.set(key, p);
-      }
+      let i = numbers.get(key);
+      if (i === undefined) numbers.set(key, (i = places.push(p) - 1));
       return i;
     });
   const fused = fuseRankings([rank(byWords), rank(byMeaning)], limit);
   const known = new Map(byWords.map((h) => [keyOf(h), h]));
-  const missing = fused.map((f) => places.get(keys[f.index]!)!).filter((p) => !known.has(keyOf(p)));
+  const missing = fused.map((f) => places[f.index]!).filter((p) => !known.has(keyOf(p)));
   for (const p of await knowledgeRepo.passagesAt(deps.db, q.userId, missing))
     known.set(keyOf(p), { ...p, score: 0 });
   return fused.flatMap((f) => {
-    const hit = known.get(keys[f.index]!);
+    const hit = known.get(keyOf(places[f.index]!));
     return hit ? [{ ...hit, score: f.score }] : [];
   });
 }

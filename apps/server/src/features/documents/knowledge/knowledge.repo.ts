@@ -257,7 +257,7 @@ export const knowledgeRepo = {
       .where('user_id', '=', userId)
       .executeTakeFirst(),
 
-  /** A file's first passages, with no score. */
+  /** A file's first `limit` passages in order, with no score (MAX_PASSAGES: all of them). */
   first: async (db: Db, userId: number, fileId: number, limit: number): Promise<Hit[]> => {
     const rows = await db
       .selectFrom('search_passages')

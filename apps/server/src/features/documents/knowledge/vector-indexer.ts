@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database';
 import type { LanguageModel } from '../../ai';
 import { EMBEDDING_BATCH, inTurn, type Embedder } from '../retrieval/embeddings';
+import { knowledgeRepo } from './knowledge.repo';
+import { MAX_PASSAGES } from './passages';
 import { vectorsRepo } from './vectors.repo';
 import { centroidOf, quantize } from './vectors';
 
@@ -39,8 +41,6 @@ export class VectorIndexer {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  /** Files given vectors by this process (tests, the bench). */
-  done = 0;
 
   constructor(
     private readonly deps: { db: Db; ai: LanguageModel; embedder: Embedder },
@@ -109,7 +109,7 @@ export class VectorIndexer {
 
   private async embedFile(fileId: number, userId: number, stamp: string): Promise<void> {
     const { db, ai, embedder } = this.deps;
-    const passages = await vectorsRepo.texts(db, fileId);
+    const passages = await knowledgeRepo.first(db, userId, fileId, MAX_PASSAGES);
     const turn = inTurn(embedder, ai, { priority: 'batch', owner: userId });
     const raw: number[][] = [];
     for (let i = 0; i < passages.length; i += EMBEDDING_BATCH) {
@@ -117,7 +117,7 @@ export class VectorIndexer {
       raw.push(...(await turn.embed(batch, this.stopping.signal)));
     }
     checkVectors(raw, passages.length);
-    const stored = await vectorsRepo.store(db, {
+    await vectorsRepo.store(db, {
       fileId,
       userId,
       model: embedder.model,
@@ -125,6 +125,5 @@ export class VectorIndexer {
       vectors: passages.map((p, i) => ({ ord: p.ord, vector: quantize(raw[i]!) })),
       centroid: centroidOf(raw),
     });
-    if (stored) this.done++;
   }
 }

@@ -1,6 +1,5 @@
 import type { Db } from '../../../db/database';
-import { ordsByFile, TEXT_COLUMNS, type Place } from './knowledge.repo';
-import { unpack } from './packed-text';
+import { ordsByFile, type Place } from './knowledge.repo';
 
 /**
  * The rows of the passages' vectors (migration 042; vector-indexer.ts writes them, and
@@ -20,22 +19,6 @@ export const vectorsRepo = {
       .orderBy('file_id')
       .limit(limit)
       .execute(),
-
-  /** A file's passages' texts, in order. */
-  texts: async (db: Db, fileId: number): Promise<{ ord: number; text: string }[]> =>
-    unpack(
-      await db
-        .selectFrom('search_passages')
-        .innerJoin('search_blocks', (j) =>
-          j
-            .onRef('search_blocks.file_id', '=', 'search_passages.file_id')
-            .onRef('search_blocks.block', '=', 'search_passages.block'),
-        )
-        .select(['search_passages.file_id', 'ord', ...TEXT_COLUMNS])
-        .where('search_passages.file_id', '=', fileId)
-        .orderBy('ord')
-        .execute(),
-    ).map((r) => ({ ord: r.ord, text: r.text })),
 
   /**
    * A file's vectors, stored only if its passages are still those they were computed from (the
