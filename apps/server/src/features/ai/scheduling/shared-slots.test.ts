@@ -189,5 +189,30 @@ describe.skipIf(!databaseUrl)(
         await holder?.kill('SIGKILL');
       }
     }, 60_000);
+
+    it('takes slots again once the database is back, when its first call found it down', async () => {
+      const db = handles[0]!.db;
+      // The database refusing connections (as while PostgreSQL restarts) for the first calls.
+      let down = true;
+      const flaky = new Proxy(db, {
+        get(target, key) {
+          if (down && key === 'insertInto')
+            return () => {
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+                code: 'ECONNREFUSED',
+              });
+            };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
+      });
+      const slots = new SharedSlots(flaky, 2);
+      await expect(slots.acquire('interactive', 'early')).rejects.toThrow(/ECONNREFUSED/);
+      down = false;
+      const lease = await slots.acquire('interactive', 'later', AbortSignal.timeout(10_000));
+      expect(lease.slot).toBe(0);
+      await lease.release();
+      await slots.close();
+    });
   },
 );

@@ -49,7 +49,7 @@ export class SharedSlots {
     owner: string,
     signal?: AbortSignal,
   ): Promise<SharedSlotLease> {
-    await (this.ready ??= this.createRows());
+    await this.rowsReady();
     // With two slots or more, batch calls never take slot 0: it waits for a person.
     const batch = priority === 'batch';
     const lowest = batch && this.capacity >= 2 ? 1 : 0;
@@ -105,6 +105,18 @@ export class SharedSlots {
       .execute()
       .catch(() => {});
     this.held.clear();
+  }
+
+  /**
+   * The slot rows, created once. A try that failed (the database restarting) is not kept: kept,
+   * it failed every model call of this process until it restarted.
+   */
+  private rowsReady(): Promise<void> {
+    this.ready ??= this.createRows().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
   }
 
   private async createRows() {

@@ -54,10 +54,14 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private start(): Promise<void> {
+    // A start that failed (the database down a moment) is tried again by the next call.
     this.started ??= (async () => {
       await this.boss.start();
       await this.createQueue();
-    })();
+    })().catch((err: unknown) => {
+      this.started = undefined;
+      throw err;
+    });
     return this.started;
   }
 
