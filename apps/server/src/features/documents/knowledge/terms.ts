@@ -5,11 +5,11 @@ import { analyze } from '../retrieval/terms';
 
 /**
  * What built a file's place in the index: the reader of its text and the revision of the terms'
- * rules (raise it when a language's terms change: 1, Turkish words cut to five letters). A file
- * indexed by an older one is indexed again in the background (indexer.ts), and a single-file ask
- * reads its text meanwhile (stored-file-source.ts).
+ * rules (raise it when a language's terms change: 1, Turkish words cut to five letters; 2, German
+ * compounds' first six letters too). A file indexed by an older one is indexed again in the
+ * background (indexer.ts), and a single-file ask reads its text meanwhile (stored-file-source.ts).
  */
-export const INDEX_VERSION = READER_VERSION * 100 + 1;
+export const INDEX_VERSION = READER_VERSION * 100 + 2;
 
 /**
  * The index's terms: the single-file ask's language-aware terms (documents/retrieval/terms.ts:

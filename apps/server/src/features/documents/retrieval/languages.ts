@@ -33,7 +33,20 @@ export interface LanguageRules {
   stopwords: Set<string>;
   /** False where accents tell words apart that readers do not confuse (Vietnamese tones). */
   foldDiacritics: boolean;
+  /**
+   * Languages that write compounds as one word: a long word also gives a term of its first
+   * letters (compoundPrefix), so "Schmalspurbahnen" meets "Schmalspurschienen".
+   */
+  compoundPrefix?: number;
 }
+
+/**
+ * German compounds ("Schmalspurbahnen" asked, "Schmalspurschienen" written; "Designtrend" and
+ * "Design-Trend") were most of German's misses on XQuAD: a word of 10 letters or more also gives
+ * its first six, a cheap stand-in for a dictionary decompounder (bench/ask-files.bench.ts).
+ */
+const COMPOUND_PREFIX: Record<string, number> = { de: 6 };
+export const COMPOUND_MIN_LETTERS = 10;
 
 /**
  * Turkish words are cut to their first five letters (fixed-prefix stemming, "F5": Can et al.,
@@ -116,6 +129,7 @@ export function languageRules(code: string | undefined): LanguageRules {
       stem: STEMMERS[key],
       stopwords: new Set(list.map((w) => w.toLowerCase())),
       foldDiacritics: !NO_FOLDING.has(key),
+      compoundPrefix: COMPOUND_PREFIX[key],
     };
     cache.set(key, rules);
   }

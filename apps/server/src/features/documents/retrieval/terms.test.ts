@@ -32,6 +32,28 @@ describe('language-aware terms', () => {
     expect(terms('vi', 'bàn bán')).toEqual(['bàn', 'bán']);
   });
 
+  it('meets German compounds by their first letters: a long word also gives its first six', () => {
+    const asked = terms('de', 'Schmalspurbahnen');
+    const written = terms('de', 'Schmalspurschienen');
+    expect(asked[0]).not.toBe(written[0]); // different stems
+    expect(asked).toContain('schmal');
+    expect(written).toContain('schmal');
+    // Short words, numbers and other languages' long words give no extra term.
+    expect(terms('de', 'Bahnen')).toHaveLength(1);
+    expect(terms('de', '1234567890123')).toEqual(['1234567890123']);
+    expect(terms('en', 'lighthousekeepers')).toHaveLength(1);
+    // A German compound question finds the passage that writes the compound otherwise.
+    const index = buildPassageIndex(
+      [
+        { kind: 'page', label: 'Seite 1', text: 'Die Autobahn führte zum Hafen.' },
+        { kind: 'page', label: 'Seite 2', text: 'Die Schmalspurschienen liefen durch das Tal.' },
+      ],
+      'de',
+    );
+    const found = searchPassages(index, 'Wo fuhren die Schmalspurbahnen?', 1);
+    expect(found[0]?.text).toContain('Schmalspurschienen');
+  });
+
   it('cuts Turkish words to their first five letters, numbers kept whole', () => {
     expect(terms('tr', 'Kitaplarımızdan')).toEqual(['kitap']);
     expect(terms('tr', 'kitapçılar')).toEqual(terms('tr', 'KİTAPÇI'));
