@@ -9,9 +9,9 @@
 //   alone (findSources: the SQL query, the ranking, the choice within the budget);
 // - indexing: MB of text a second while every file is indexed after its upload; a new 1 MB text
 //   file searchable after its upload is answered; the index's size on disk against the text.
-// ASK_FILES_LANGUAGES (questions in those only), ASK_FILES_QUESTIONS (per language, default all 1,190: 150 left a language's figure ±2 points
-// of sampling noise), ASK_FILES_FILLER (files, default 1000). The search alone is timed on every
-// eighth question.
+// ASK_FILES_LANGUAGES (questions in those only), ASK_FILES_QUESTIONS (per language, default all
+// 1,190: 150 left a language's figure ±2 points of sampling noise), ASK_FILES_FILLER (files,
+// default 1000). The search alone is timed on every eighth question.
 import { performance } from 'node:perf_hooks';
 import type { AskFilesResponse, MyFilesResponse } from '@inkwell/contract';
 import { findSources } from '../apps/server/src/features/documents/knowledge';
@@ -78,7 +78,7 @@ async function untilSearchable(ids: number[]): Promise<void> {
 }
 
 // 1. Every article its own file, all languages in one account.
-// ASK_FILES_LANGUAGES (a comma list, e.g. "de,el"): every file still, questions in those only.
+// Every file is uploaded; ASK_FILES_LANGUAGES (a comma list, e.g. "de,el") limits the questions.
 const only = process.env.ASK_FILES_LANGUAGES?.split(',');
 const langs = XQUAD_LANGUAGES.filter(hasXquad);
 const asked: { lang: string; q: XquadQuestion; fileId: number }[] = [];

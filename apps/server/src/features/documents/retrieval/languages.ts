@@ -34,19 +34,14 @@ export interface LanguageRules {
   /** False where accents tell words apart that readers do not confuse (Vietnamese tones). */
   foldDiacritics: boolean;
   /**
-   * Languages that write compounds as one word: a long word also gives a term of its first
-   * letters (compoundPrefix), so "Schmalspurbahnen" meets "Schmalspurschienen".
+   * Languages that write compounds as one word: a long word's extra term, beside its stem, so
+   * "Schmalspurbahnen" meets "Schmalspurschienen" (undefined: none for this word).
    */
-  compoundPrefix?: number;
+  compoundHead?: (word: string) => string | undefined;
 }
 
-/**
- * German compounds ("Schmalspurbahnen" asked, "Schmalspurschienen" written; "Designtrend" and
- * "Design-Trend") were most of German's misses on XQuAD: a word of 10 letters or more also gives
- * its first six, a cheap stand-in for a dictionary decompounder (bench/ask-files.bench.ts).
- */
-const COMPOUND_PREFIX: Record<string, number> = { de: 6 };
-export const COMPOUND_MIN_LETTERS = 10;
+const HAS_DIGIT = /\p{N}/u;
+const firstLetters = (word: string, n: number) => [...word].slice(0, n).join('');
 
 /**
  * Turkish words are cut to their first five letters (fixed-prefix stemming, "F5": Can et al.,
@@ -55,7 +50,20 @@ export const COMPOUND_MIN_LETTERS = 10;
  * answer's file came first for 94.1 % against 90.0 % with the Snowball stemmer, and the answer
  * reached the model for 96.1 % against 95.3 %. Numbers stay whole.
  */
-const firstFive = (word: string) => (/\p{N}/u.test(word) ? word : [...word].slice(0, 5).join(''));
+const firstFive = (word: string) => (HAS_DIGIT.test(word) ? word : firstLetters(word, 5));
+
+/**
+ * German compounds ("Schmalspurbahnen" asked, "Schmalspurschienen" written; "Designtrend" and
+ * "Design-Trend") were most of German's misses on XQuAD: a word of 10 letters or more also gives
+ * its first six, a cheap stand-in for a dictionary decompounder (bench/ask-files.bench.ts).
+ * Numbers give none.
+ */
+const firstSixOfLong = (word: string) =>
+  word.length >= 10 && !HAS_DIGIT.test(word) ? firstLetters(word, 6) : undefined;
+
+const COMPOUND_HEADS: Record<string, (word: string) => string | undefined> = {
+  de: firstSixOfLong,
+};
 
 const STEMMERS: Record<string, (word: string) => string> = {
   ar: arabic,
@@ -129,7 +137,7 @@ export function languageRules(code: string | undefined): LanguageRules {
       stem: STEMMERS[key],
       stopwords: new Set(list.map((w) => w.toLowerCase())),
       foldDiacritics: !NO_FOLDING.has(key),
-      compoundPrefix: COMPOUND_PREFIX[key],
+      compoundHead: COMPOUND_HEADS[key],
     };
     cache.set(key, rules);
   }

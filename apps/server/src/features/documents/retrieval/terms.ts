@@ -1,4 +1,4 @@
-import { COMPOUND_MIN_LETTERS, languageRules, type LanguageRules } from './languages';
+import { languageRules, type LanguageRules } from './languages';
 
 /**
  * The terms of a text for matching, in a language's rules: words found by `Intl.Segmenter`
@@ -66,11 +66,8 @@ function addWord(word: string, rules: LanguageRules, out: string[]): void {
     stems.set(key, stem);
   }
   out.push(stem);
-  const prefix = rules.compoundPrefix;
-  if (prefix && folded.length >= COMPOUND_MIN_LETTERS && !/\p{N}/u.test(folded)) {
-    const head = folded.slice(0, prefix);
-    if (head !== stem) out.push(head);
-  }
+  const head = rules.compoundHead?.(folded);
+  if (head !== undefined && head !== stem) out.push(head);
 }
 
 function pushPairs(word: string, out: string[]): void {
