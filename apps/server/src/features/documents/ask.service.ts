@@ -99,8 +99,9 @@ export async function askDocument(
 
 /**
  * BM25 alone, or, with an embeddings model (AI_EMBEDDINGS_MODEL), BM25 and vector similarity
- * fused by reciprocal rank (retrieval/rank-fusion.ts). The file's vectors are computed on its
- * first question and kept with its index. When the embeddings model fails, BM25 answers alone.
+ * fused by reciprocal rank (retrieval/rank-fusion.ts). An uploaded file's vectors are computed on
+ * its first question and kept with its index (a stored file's come from the search index,
+ * knowledge/stored-file-source.ts). When the embeddings model fails, BM25 answers alone.
  */
 async function hybridSearch(deps: AiDeps, source: PassageSource, question: string) {
   const bm25 = await searchSource(source, question, CANDIDATES);

@@ -12,7 +12,7 @@ import { proofread } from './proofread.service';
 import { warmUpHarper } from './proofread/harper-pool';
 import type { Embedder } from './retrieval/embeddings';
 import { storedFileKey, type PassageSearch, type PassageSource } from './retrieval/passage-pool';
-import { storedFileSearch } from './knowledge/stored-file-source';
+import { storedFileSearch, type StoredMeaning } from './knowledge/stored-file-source';
 import { analyzeSentiment } from './sentiment.service';
 import { summarizeDocument } from './summarize.service';
 import { translateDocument, translateText } from './translate.service';
@@ -72,6 +72,13 @@ export function registerDocumentJobs(
     maxPassageTokens: settings.askMaxPassageTokens,
     embeddings: settings.embeddings,
   });
+  const meaning = (ctx: JobContext): StoredMeaning | undefined =>
+    settings.embeddings && {
+      ai,
+      embedder: settings.embeddings,
+      owner: ctx.owner,
+      signal: ctx.signal,
+    };
   const read = async (ctx: JobContext<DocumentJobInput>) => {
     ctx.progress.stage('reading');
     const s = ctx.input.source;
@@ -103,18 +110,21 @@ export function registerDocumentJobs(
     // A stored file's passage index is kept (retrieval/passage-pool.ts): its text is read only
     // when the index is not there yet. Whose file it is is checked every time.
     if (s.kind === 'stored') await findOwnedFile(files, ctx.userId!, s.fileId);
-    // Once searchable, from the stored index (features/documents/knowledge); with an embeddings model the
-    // in-memory index keeps the file's vectors, so it answers as before.
+    // Once searchable, from the stored index (features/documents/knowledge), with its stored
+    // vectors when there is an embeddings model.
     const stored =
-      s.kind === 'stored' && !settings.embeddings
-        ? await storedFileSearch(files.db, files.dialect, ctx.userId!, s.fileId)
+      s.kind === 'stored'
+        ? await storedFileSearch(files.db, files.dialect, ctx.userId!, s.fileId, meaning(ctx))
         : undefined;
     const document: PassageSource | TextUnit[] | PassageSearch = stored
       ? stored
       : s.kind === 'stored'
         ? { key: storedFileKey(s.fileId), load: async () => (await read(ctx)).units }
         : (await read(ctx)).units;
-    const { response } = await askDocument(deps(ctx), document, ctx.input.fields.text ?? '');
+    // A stored file's passages are embedded once, by the indexer (knowledge/vector-indexer.ts):
+    // while it is still being read, its words answer alone. An uploaded one is embedded here.
+    const asking = s.kind === 'stored' ? { ...deps(ctx), embeddings: undefined } : deps(ctx);
+    const { response } = await askDocument(asking, document, ctx.input.fields.text ?? '');
     return { response };
   });
   jobs.register<DocumentJobInput>('translate', async (ctx) => {

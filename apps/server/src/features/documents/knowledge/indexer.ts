@@ -29,6 +29,8 @@ const isGone = (err: unknown) => {
 export class SearchIndexer {
   private readonly queue = new Map<number, number>();
   private current: number | undefined;
+  /** For each sweep reading the pending files: the files finished meanwhile. */
+  private readonly sweeps = new Set<Set<number>>();
   private pumping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -64,6 +66,11 @@ export class SearchIndexer {
     void sweep();
   }
 
+  /** Resolves when no file is queued or being indexed (tests). */
+  async idle(): Promise<void> {
+    while (this.pumping) await this.pumping;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -71,11 +78,23 @@ export class SearchIndexer {
     await this.pumping;
   }
 
-  /** Queues the files waiting for the index (the sweep, or a test that wants it now). */
+  /**
+   * Queues the files waiting for the index (the sweep, or a test that wants it now). A file
+   * indexed while the query ran was pending when it read the rows: it is not queued again (a
+   * second index would throw away the vectors just computed for the first).
+   */
   async sweep(): Promise<void> {
-    const rows = await knowledgeRepo.pending(this.deps.db, INDEX_VERSION, SWEEP_BATCH);
+    const finished = new Set<number>();
+    this.sweeps.add(finished);
+    let rows;
+    try {
+      rows = await knowledgeRepo.pending(this.deps.db, INDEX_VERSION, SWEEP_BATCH);
+    } finally {
+      this.sweeps.delete(finished);
+    }
     for (const r of rows)
-      if (r.id !== this.current && !this.queue.has(r.id)) this.queue.set(r.id, r.user_id);
+      if (r.id !== this.current && !this.queue.has(r.id) && !finished.has(r.id))
+        this.queue.set(r.id, r.user_id);
     this.pump();
   }
 
@@ -93,6 +112,7 @@ export class SearchIndexer {
           if (!isGone(err)) this.log.warn({ err, fileId }, 'search index: a file failed');
         } finally {
           this.current = undefined;
+          for (const finished of this.sweeps) finished.add(fileId);
         }
       }
     })().finally(() => {

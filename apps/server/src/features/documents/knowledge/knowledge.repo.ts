@@ -252,7 +252,7 @@ export const knowledgeRepo = {
   fileState: (db: Db, userId: number, fileId: number) =>
     db
       .selectFrom('search_files')
-      .select(['state', 'language', 'reader'])
+      .select(['state', 'language', 'reader', 'vector_model'])
       .where('file_id', '=', fileId)
       .where('user_id', '=', userId)
       .executeTakeFirst(),

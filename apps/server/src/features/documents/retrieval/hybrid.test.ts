@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer, type OpenAITestServer } from '../../../../test/openai-test-server';
 import { registerUser, startTestServer, type TestServer } from '../../../../test/test-app';
 import { uploadOk } from '../../files/testing';
+import { untilIndexed } from '../knowledge/test-helpers';
 import { postForm, sentTexts } from '../test-helpers';
 import { fuseRankings } from './rank-fusion';
 
@@ -60,9 +61,16 @@ describe.each([
     await server?.close();
     await model?.close();
   });
+  const passageBatches = () =>
+    model.embeddingRequests.filter((r) => Array.isArray(r.input) && r.input.length > 1).length;
 
-  it(`${hybrid ? 'finds' : 'misses'} the passage that says it in other words; vectors once per file`, async () => {
+  it(`${hybrid ? 'finds' : 'misses'} the passage that says it in other words; a stored file's vectors come from the index`, async () => {
     const file = await uploadOk(server, token, 'log.txt', text);
+    await untilIndexed(server, token);
+    if (hybrid) {
+      server.app.knowledgeVectors!.poke();
+      await server.app.knowledgeVectors!.settled();
+    }
     const ask = async (q: string) => {
       model.requests.length = 0;
       const res = await postForm(server, '/api/askQuestions', token, {
@@ -76,14 +84,33 @@ describe.each([
     if (hybrid) expect(prompt).toContain('crimson');
     else expect(prompt).not.toContain('crimson');
 
-    const passageBatches = () =>
-      model.embeddingRequests.filter((r) => Array.isArray(r.input) && r.input.length > 1).length;
+    // The indexer's one batch, before any question.
     expect(passageBatches()).toBe(hybrid ? 1 : 0);
     if (!hybrid) return expect(model.embeddingRequests).toEqual([]);
     expect(model.embeddingRequests.every((r) => r.model === 'test-embed')).toBe(true);
-    // The next question embeds only itself: the file's vectors were kept.
+    expect(model.embeddingRequests.at(-1)!.input).toEqual([question]);
     await ask('Which automobile was crimson?');
     expect(passageBatches()).toBe(1);
     expect(model.embeddingRequests.at(-1)!.input).toEqual(['Which automobile was crimson?']);
+  });
+
+  it(`${hybrid ? 'finds' : 'misses'} it in a file sent with the question; its vectors are kept for the next one`, async () => {
+    model.embeddingRequests.length = 0;
+    const ask = async (q: string) => {
+      model.requests.length = 0;
+      const res = await postForm(server, '/api/askQuestions', token, {
+        file: { name: 'sent.txt', bytes: text },
+        fields: { text: q },
+      });
+      expect(res.status).toBe(200);
+      return sentTexts(model.requests)[0]!;
+    };
+    const prompt = await ask(question);
+    if (hybrid) expect(prompt).toContain('crimson');
+    else expect(prompt).not.toContain('crimson');
+    expect(passageBatches()).toBe(hybrid ? 1 : 0);
+    // The same text again: its index, vectors and all, was kept by its content.
+    await ask('Which automobile was crimson?');
+    expect(passageBatches()).toBe(hybrid ? 1 : 0);
   });
 });
