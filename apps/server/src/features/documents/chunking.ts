@@ -158,11 +158,14 @@ export function packChunks(
   for (const piece of pieces) {
     // Where the last part ended in the piece's text, to find what stood before the next.
     let end = 0;
-    splitOversized(piece.text, budget, count).forEach((part, i) => {
+    // Counted once: a piece within budget (most) is its own only part.
+    const whole = count(piece.text);
+    const parts = whole <= budget ? [piece.text] : splitOversized(piece.text, budget, count);
+    parts.forEach((part, i) => {
       const at = piece.text.indexOf(part, end);
       const between = at >= end ? piece.text.slice(end, at) : ' ';
       end = at >= 0 ? at + part.length : end;
-      const t = count(part) + SEP_TOKENS;
+      const t = (part === piece.text ? whole : count(part)) + SEP_TOKENS;
       const preferBreak =
         (piece.boundary && part === piece.text && tokens >= budget / 2) ||
         (opts.oneLabel === true && labels[labels.length - 1] !== piece.label);

@@ -23,7 +23,13 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const ACCENTS =
   /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}])\p{Mn}+/gu;
 
+/** A letter of those scripts: only such a word can have accents to fold. */
+const ACCENTED_SCRIPT =
+  /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}]/u;
+
 export function foldDiacritics(word: string): string {
+  // Normalizing costs more than the test (Thai, Hindi or Chinese words have nothing to fold).
+  if (!ACCENTED_SCRIPT.test(word)) return word;
   return word.normalize('NFD').replace(ACCENTS, '$1').normalize('NFC').replace(/ς/g, 'σ');
 }
 
