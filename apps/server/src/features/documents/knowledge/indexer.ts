@@ -123,21 +123,28 @@ export class SearchIndexer {
 
   private async index(fileId: number, userId: number): Promise<void> {
     const { db, dialect } = this.deps;
-    await knowledgeRepo.markReading(db, fileId, userId);
+    await knowledgeRepo.markReading(db, dialect, fileId, userId);
     let text;
     try {
       text = await getFileText(this.deps, userId, fileId);
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
       if (err instanceof HttpError && err.statusCode === 400)
-        return knowledgeRepo.markUnreadable(db, fileId, userId, err.message, INDEX_VERSION);
+        return knowledgeRepo.markUnreadable(
+          db,
+          dialect,
+          fileId,
+          userId,
+          err.message,
+          INDEX_VERSION,
+        );
       throw err;
     }
     // Cut short by the reader's time limit (a scan under load): read again in the background,
     // and indexed by a later sweep from the full text.
     if (text.timedOut) return;
     if (!text.text.trim())
-      return knowledgeRepo.markUnreadable(db, fileId, userId, NO_TEXT, INDEX_VERSION);
+      return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, NO_TEXT, INDEX_VERSION);
     const built = await cpuPool<DocumentsCpuTasks>().run('searchPassages', {
       units: text.units,
       text: text.text,

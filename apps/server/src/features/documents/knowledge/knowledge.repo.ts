@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { FileSearchState } from '@inkwell/contract';
 import { sqliteFileOf, type Db, type Dialect } from '../../../db/database';
+import { withUnsyncedCommit } from '../../../db/unsynced-commit';
 import { readStoredRows } from '../retrieval/passage-pool';
 import { PENDING_PREFIX } from '../../files';
 import type { IndexedFile } from './passages';
@@ -116,11 +117,23 @@ async function removeRows(trx: Db, fileId: number) {
 }
 
 export const knowledgeRepo = {
-  markReading: (db: Db, fileId: number, userId: number) =>
-    setState(db, fileId, userId, 'reading', { reader: 0 }),
+  // The index's writes commit without waiting for the disk (db/unsynced-commit.ts): it is built
+  // from the files, and a file whose last index a power cut rolled back is pending again, so the
+  // sweep indexes it again. An fsync is about a millisecond a commit, two a file.
+  markReading: (db: Db, dialect: Dialect, fileId: number, userId: number) =>
+    withUnsyncedCommit(db, dialect, (trx) =>
+      setState(trx, fileId, userId, 'reading', { reader: 0 }),
+    ),
 
-  markUnreadable: (db: Db, fileId: number, userId: number, error: string, reader: number) =>
-    db.transaction().execute(async (trx) => {
+  markUnreadable: (
+    db: Db,
+    dialect: Dialect,
+    fileId: number,
+    userId: number,
+    error: string,
+    reader: number,
+  ) =>
+    withUnsyncedCommit(db, dialect, async (trx) => {
       await removeRows(trx, fileId);
       await setState(trx, fileId, userId, 'unreadable', { error, reader });
     }),
@@ -134,7 +147,7 @@ export const knowledgeRepo = {
     f: IndexedFile,
     reader: number,
   ) =>
-    db.transaction().execute(async (trx) => {
+    withUnsyncedCommit(db, dialect, async (trx) => {
       await removeRows(trx, fileId);
       for (let i = 0; i < f.blocks.length; i += BATCH) {
         const rows = f.blocks.slice(i, i + BATCH).map((b, j) => ({
