@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { isOutOfSpace } from '../lib/out-of-space';
 import { DurableFileWriter } from './durable-file';
 import { StorageFullError, StorageNotFoundError, type Storage } from './storage';
+import { memoUntilFailure } from '../lib/memo-until-failure';
 
 /**
  * Files on the local disk under one root. A write goes to a temp file, which is renamed into place
@@ -16,7 +17,6 @@ import { StorageFullError, StorageNotFoundError, type Storage } from './storage'
 export class LocalStorage implements Storage {
   readonly shared = false;
   private readonly tmpDir: string;
-  private tmpDirMade?: Promise<string>;
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, '.tmp');
@@ -49,16 +49,9 @@ export class LocalStorage implements Storage {
    * The temp folder, made once: two mkdir round trips to the thread pool on every upload cost
    * more than a millisecond. Only sweepTemp empties it, and it never removes the folder itself.
    */
-  private tmpDirReady(): Promise<string> {
-    this.tmpDirMade ??= mkdir(this.tmpDir, { recursive: true }).then(
-      () => this.tmpDir,
-      (err: unknown) => {
-        this.tmpDirMade = undefined; // a later upload tries again
-        throw err;
-      },
-    );
-    return this.tmpDirMade;
-  }
+  private readonly tmpDirReady = memoUntilFailure(() =>
+    mkdir(this.tmpDir, { recursive: true }).then(() => this.tmpDir),
+  );
 
   async check(): Promise<void> {
     await mkdir(this.root, { recursive: true });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database';
 import type { CallPriority } from '../language-model';
+import { memoUntilFailure } from '../../../lib/memo-until-failure';
 
 /**
  * The model server's slots shared by every process of a deployment on PostgreSQL (app servers
@@ -35,7 +36,6 @@ export class SharedSlots {
   private readonly process = randomUUID();
   private readonly held = new Set<number>();
   private renewer?: NodeJS.Timeout;
-  private ready?: Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -111,13 +111,7 @@ export class SharedSlots {
    * The slot rows, created once. A try that failed (the database restarting) is not kept: kept,
    * it failed every model call of this process until it restarted.
    */
-  private rowsReady(): Promise<void> {
-    this.ready ??= this.createRows().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
-  }
+  private readonly rowsReady = memoUntilFailure(() => this.createRows());
 
   private async createRows() {
     const rows = Array.from({ length: this.capacity }, (_, slot) => ({ slot }));

@@ -1,5 +1,6 @@
 import type { Linter } from 'harper.js';
 import type { Dialect } from './english-dialect';
+import { memoUntilFailure } from '../../../lib/memo-until-failure';
 
 /**
  * The Harper grammar checker (offline, WebAssembly), run inside a proofreading worker
@@ -7,21 +8,13 @@ import type { Dialect } from './english-dialect';
  * is started once per worker, on first use. A failed start is forgotten so the next call tries
  * again.
  */
-let linter: Promise<Linter> | undefined;
-
-function getLinter(): Promise<Linter> {
-  linter ??= (async () => {
-    const { LocalLinter } = await import('harper.js');
-    const { binary } = await import('harper.js/binary');
-    const l = new LocalLinter({ binary });
-    await l.setup();
-    return l;
-  })();
-  linter.catch(() => {
-    linter = undefined;
-  });
-  return linter;
-}
+const getLinter = memoUntilFailure(async (): Promise<Linter> => {
+  const { LocalLinter } = await import('harper.js');
+  const { binary } = await import('harper.js/binary');
+  const l = new LocalLinter({ binary });
+  await l.setup();
+  return l;
+});
 
 /** Starts Harper now (server start), so the first proofread does not wait for it. */
 export async function warmUpLinter(): Promise<void> {
