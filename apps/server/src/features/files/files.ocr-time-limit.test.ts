@@ -48,10 +48,13 @@ describe('a scanned pdf cut short by the time limit', () => {
     };
 
     const first = await preview();
-    expect(first.truncated).toBe(true);
     const cachedNow = await filesRepo.getCachedText(server.app.db, file.id);
     // Nothing cut short is cached (the background read may already have finished, whole).
     if (cachedNow) expect(JSON.parse(cachedNow)).toMatchObject({ truncated: false });
+    // Cut short by the limit; or, when the background read cached the whole text while the
+    // answer waited (its cache check in the CPU pool, slow on a loaded machine), that text
+    // (getFileText answers it then): the full suite on 2 cores met that case.
+    if (!first.truncated) expect(cachedNow).toBeTruthy();
 
     await expect
       .poll(async () => filesRepo.getCachedText(server.app.db, file.id), { timeout: 120_000 })
