@@ -8,6 +8,10 @@ export default defineProject({
     include: ['**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll waits for a state (a screen drawn, a message shown); its 1 s default is a wait
+    // on time that a loaded 2-core machine misses (the sign-in page over a host name drew after
+    // it once). The test's own timeout still bounds it.
+    expect: { poll: { timeout: 20_000 } },
     // Each file starts a server and a browser; two cores run them one file at a time, after
     // every other project. Two at a time (tried at stop 42) saved little on 2 cores (the suite in
     // 1,115 s) and starved the browsers.
