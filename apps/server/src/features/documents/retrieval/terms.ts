@@ -19,13 +19,13 @@ function segmenter(code: string): Intl.Segmenter {
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-/** Combining marks of the scripts where they are accents, not letters (Devanagari's are letters). */
-const ACCENTS =
-  /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}])\p{Mn}+/gu;
-
-/** A letter of those scripts: only such a word can have accents to fold. */
-const ACCENTED_SCRIPT =
-  /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}]/u;
+/** A letter of the scripts whose combining marks are accents, not letters (Devanagari's are). */
+const ACCENTED_LETTER =
+  '[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{Script=Arabic}\\p{Script=Hebrew}]';
+/** Only a word with such a letter can have accents to fold. */
+const ACCENTED_SCRIPT = new RegExp(ACCENTED_LETTER, 'u');
+/** Those letters' combining marks, folded away. */
+const ACCENTS = new RegExp(`(${ACCENTED_LETTER})\\p{Mn}+`, 'gu');
 
 export function foldDiacritics(word: string): string {
   // Normalizing costs more than the test (Thai, Hindi or Chinese words have nothing to fold).
