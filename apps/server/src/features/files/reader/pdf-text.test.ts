@@ -9,7 +9,7 @@ import { readPdfText } from './pdf-text';
 import { runPdftotext } from './pdftotext';
 import { makeScannedPdf } from './scan-fixtures';
 import { makePdf } from './test-fixtures';
-import { DEFAULT_LIMITS, type ReaderLimits } from './types';
+import { DEFAULT_LIMITS, DocumentReadError, type ReaderLimits } from './types';
 
 /** Debian's poppler-utils: the image installs it; a machine without it skips what needs it. */
 const hasPoppler = spawnSync('pdftotext', ['-v'], { stdio: 'ignore' }).status === 0;
@@ -166,6 +166,79 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
       expect(result.units.map((u) => u.text)).toEqual([
         'The cover, read again.',
         'The second page was released while the first was read, as a long book would be.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * A stand-in pdftotext printing two empty pages, then a page of text. Each empty page waits
+   * until the pdf.js reads before it have made their files (`go1`, `go2`), up to `waits` checks
+   * 50 ms apart, and the last page says whether the second pdf.js read was under way before
+   * poppler had finished.
+   */
+  function standIn(dir: string, waits: number) {
+    const command = path.join(dir, 'pdftotext');
+    const waitFor = (file: string) =>
+      `i=0\nwhile [ ! -f ${path.join(dir, file)} ] && [ $i -lt ${waits} ]; do sleep 0.05; i=$((i+1)); done\n`;
+    writeFileSync(
+      command,
+      `#!/bin/sh\ncat > /dev/null\nprintf '\\f'\n${waitFor('go1')}printf '\\f'\n${waitFor('go2')}` +
+        `if [ -f ${path.join(dir, 'go2')} ]; then w=released; else w=late; fi\n` +
+        `printf 'The third page was %s while the second was read, as a long book would be.\\f' $w\n`,
+    );
+    chmodSync(command, 0o755);
+    return command;
+  }
+
+  it('reads the next doubtful pages while pdftotext still reads on, not only after it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
+    try {
+      const asked: number[][] = [];
+      const result = await readPdfText(
+        new Uint8Array([1]),
+        { ...DEFAULT_LIMITS, pdftotext: standIn(dir, 200) },
+        async (_limits, only) => {
+          asked.push(only!);
+          writeFileSync(path.join(dir, `go${asked.length}`), '');
+          const units = only!.map((n) => ({
+            kind: 'page' as const,
+            label: `Page ${n}`,
+            text: `pdf.js ${n}`,
+          }));
+          return { text: '', units, truncated: false };
+        },
+      );
+      expect(asked).toEqual([[1], [2]]);
+      expect(result.units.map((u) => u.text)).toEqual([
+        'pdf.js 1',
+        'pdf.js 2',
+        'The third page was released while the second was read, as a long book would be.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('asks pdf.js for no more pages once a read of it failed, and keeps poppler’s text', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
+    try {
+      let reads = 0;
+      const result = await readPdfText(
+        new Uint8Array([1]),
+        // No waiting: the pages come at once, whatever pdf.js does.
+        { ...DEFAULT_LIMITS, pdftotext: standIn(dir, 0) },
+        async () => {
+          reads++;
+          throw new DocumentReadError('the PDF is damaged');
+        },
+      );
+      expect(reads).toBe(1);
+      expect(result.units.map((u) => u.text)).toEqual([
+        '',
+        '',
+        'The third page was late while the second was read, as a long book would be.',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -92,10 +92,14 @@ export async function readPdfText(
 }
 
 /**
- * pdf.js on the pages poppler's text looks doubtful on, in two reads at most: the first as soon
- * as one such page is found (a scanned cover is read while poppler reads the rest of the book),
- * the second, once poppler has finished, with all found meanwhile (each read opens the document
- * again, so not one a page). Each read's failure is kept for the caller to judge.
+ * pdf.js on the pages poppler's text looks doubtful on, one read after another while poppler reads
+ * on: the first as soon as one such page is found (a scanned cover is read while poppler reads the
+ * rest of the book), each next one, as soon as the one before has ended, with all the pages found
+ * meanwhile (each read opens the document again, so not one a page). Once poppler has finished,
+ * only the pages found during the last read are left to wait for (on a book with a doubtful page
+ * every ten, reading them all after poppler cost a third of its time). A read's failure is kept for
+ * the caller to judge, and ends the reads: a pdf that pdf.js cannot open, or that ran out of time,
+ * would fail each next one too.
  */
 class DoubtfulPages {
   readonly units = new Map<number, TextUnit>();
@@ -104,39 +108,44 @@ class DoubtfulPages {
   timedOut = false;
   private readonly asked = new Set<number>();
   private queued: number[] = [];
-  private first: Promise<void> | undefined;
+  /** The reads under way, until none is queued. */
+  private reading: Promise<void> | undefined;
 
   constructor(private readonly read: (pages: number[]) => Promise<ExtractResult>) {}
 
   add(page: number): void {
-    if (this.asked.has(page)) return;
+    if (this.asked.has(page) || this.errors.length > 0) return;
     this.asked.add(page);
     this.queued.push(page);
-    this.first ??= this.readQueued();
+    this.reading ??= this.readWhileQueued();
   }
 
   /** Reads no more: once the read under way, if any, has ended. */
   async stop(): Promise<void> {
     this.queued = [];
-    await this.first;
+    await this.reading;
   }
 
-  /** Once every page asked is read (or failed): the rest go in one read after the first. */
+  /** Once every page asked is read (or failed). */
   async done(): Promise<void> {
-    await this.first;
-    if (this.queued.length > 0) await this.readQueued();
+    await this.reading;
   }
 
-  private async readQueued(): Promise<void> {
-    const pages = this.queued.sort((a, b) => a - b);
-    this.queued = [];
-    try {
-      const read = await this.read(pages);
-      for (const unit of read.units) this.units.set(Number(unit.label.slice('Page '.length)), unit);
-      this.truncated ||= read.truncated;
-      this.timedOut ||= read.timedOut === true;
-    } catch (err) {
-      this.errors.push(err);
+  private async readWhileQueued(): Promise<void> {
+    while (this.queued.length > 0) {
+      const pages = this.queued.sort((a, b) => a - b);
+      this.queued = [];
+      try {
+        const read = await this.read(pages);
+        for (const unit of read.units)
+          this.units.set(Number(unit.label.slice('Page '.length)), unit);
+        this.truncated ||= read.truncated;
+        this.timedOut ||= read.timedOut === true;
+      } catch (err) {
+        this.errors.push(err);
+        this.queued = [];
+      }
     }
+    this.reading = undefined;
   }
 }
