@@ -54,6 +54,8 @@ async function aiPlugin(app: FastifyInstance) {
     capacity: model.scheduler.capacity,
     estimateMs: (promptTokens: number, maxTokens: number) =>
       model.estimator.estimateMs(promptTokens, maxTokens),
+    likelyLongestMs: (promptTokens: number, maxTokens: number) =>
+      model.estimator.likelyLongestMs(promptTokens, maxTokens),
   };
   app.decorate('newWorkProgress', () => new WorkProgress(estimates));
   app.addHook('onClose', () => app.ai.close());

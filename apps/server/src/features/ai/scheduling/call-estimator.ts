@@ -35,6 +35,16 @@ export class CallEstimator {
     return (promptTokens / this.promptPerSecond + reply / this.replyPerSecond) * 1000;
   }
 
+  /**
+   * How long a call of this size likely runs at most: its prompt, and a reply up to twice the
+   * share of its allowance replies use on average (they spread from a few tokens to that), within
+   * the allowance.
+   */
+  likelyLongestMs(promptTokens: number, maxTokens: number): number {
+    const reply = maxTokens * Math.min(1, 2 * this.replyShare);
+    return (promptTokens / this.promptPerSecond + reply / this.replyPerSecond) * 1000;
+  }
+
   observe(t: CallTiming) {
     this.samples += 1;
     const mix = (old: number, sample: number) =>

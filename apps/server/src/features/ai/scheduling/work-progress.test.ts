@@ -122,7 +122,14 @@ describe('WorkProgress learns from its own calls (issue 39)', () => {
   function run(parts: number, seed: number) {
     const c = clock();
     const estimator = new CallEstimator();
-    const p = new WorkProgress({ callMs: () => estimator.averageCallMs(), capacity: 1 }, c.now);
+    // Wired as plugins/ai.ts wires the product's.
+    const estimates = {
+      callMs: () => estimator.averageCallMs(),
+      capacity: 1,
+      estimateMs: (prompt: number, max: number) => estimator.estimateMs(prompt, max),
+      likelyLongestMs: (prompt: number, max: number) => estimator.likelyLongestMs(prompt, max),
+    };
+    const p = new WorkProgress(estimates, c.now);
     let x = seed;
     const random = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const readings: { at: number; eta: number; range?: [number, number]; heading?: string }[] = [];
@@ -194,6 +201,34 @@ describe('WorkProgress learns from its own calls (issue 39)', () => {
     expect(p.snapshot().heading).toBe('Combining the summaries part 4 of 28');
   });
 
+  it("slows down, not stops at 1 s, while a lone call runs past the model's guess", () => {
+    // A site audit's insights: its one call, guessed at 10 s, likely at most 18 s, takes 14 s.
+    const c = clock();
+    const estimates = {
+      callMs: () => null,
+      capacity: 1,
+      estimateMs: () => 10_000,
+      likelyLongestMs: () => 18_000,
+    };
+    const p = new WorkProgress(estimates, c.now);
+    p.stage('insights', 1, { count: 1, promptTokens: 1_500, maxTokens: 600 });
+    p.callStarted(10_000, { promptTokens: 1_500, maxTokens: 600 });
+    const shown: number[] = [];
+    for (let s = 0; s < 14; s++) {
+      shown.push(p.snapshot().eta_s!);
+      c.advance(1_000);
+    }
+    // Down with the clock while the guess holds, then at half the pace: never a second left
+    // while seconds remain (it said 1 s for the last 4 s before).
+    expect(shown).toEqual([10, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3]);
+    for (const [s, eta] of shown.entries()) {
+      const truth = 14 - s;
+      if (truth < 2) continue; // the last second: any figure is a few times off
+      expect(eta / truth).toBeGreaterThanOrEqual(0.5);
+      expect(eta / truth).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('climbs while a call runs longer than thought, at the pace the overrun implies', () => {
     const c = clock();
     const p = new WorkProgress({ callMs: () => null, capacity: 1 }, c.now);
@@ -254,5 +289,23 @@ describe('WorkPace', () => {
     expect(pace.callMs()).toBe(2_000 + 5_000); // the average prompt, 2,000 tokens
     expect(pace.averageReplyTokens()).toBe(200);
     expect(pace.finished).toBe(2);
+  });
+});
+
+describe('CallEstimator', () => {
+  it('puts the likely longest call at twice the average reply share, within the allowance', () => {
+    const estimator = new CallEstimator();
+    // Before any call: 300 prompt tokens/s, 25 reply tokens/s, replies half their allowance.
+    expect(estimator.estimateMs(300, 100)).toBe(1_000 + 2_000);
+    expect(estimator.likelyLongestMs(300, 100)).toBe(1_000 + 4_000); // the whole allowance
+    // Replies of a tenth of their allowance: likely at most a fifth of it.
+    estimator.observe({
+      promptTokens: 300,
+      replyTokens: 10,
+      firstPieceMs: 1_000,
+      generationMs: 400,
+      maxTokens: 100,
+    });
+    expect(estimator.likelyLongestMs(300, 100)).toBeCloseTo(1_000 + 800);
   });
 });

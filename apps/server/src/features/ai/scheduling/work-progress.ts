@@ -26,6 +26,8 @@ export interface WorkEstimates {
   capacity: number;
   /** Estimated milliseconds of a call of this size, from the model's measured speed. */
   estimateMs?(promptTokens: number, maxTokens: number): number;
+  /** The longest a call of this size likely runs (call-estimator.ts). */
+  likelyLongestMs?(promptTokens: number, maxTokens: number): number;
 }
 
 /** Model calls a stage announces among steps of another kind, with their size. */
@@ -182,6 +184,20 @@ export class WorkProgress implements WorkHandle {
     return Math.max(prior, longest);
   }
 
+  /**
+   * What a call is still likely to take while no call of this work has ended: the model's
+   * estimate is then a guess at the reply's length, which may run from a few tokens to the
+   * likely longest. A call still running has, on average, half of what that leaves, so the figure
+   * slows down as the guess runs out rather than sitting at "1 s left" while the reply goes on (a
+   * site audit's insights, its one call, said 1 s for the 3.7 s it still took).
+   */
+  private unmeasuredTailMs(call: RunningCall, ran: number): number {
+    if (this.pace.finished > 0 || !call.facts) return 0;
+    const { promptTokens, maxTokens } = call.facts;
+    const longest = this.estimates?.likelyLongestMs?.(promptTokens, maxTokens);
+    return longest === undefined ? 0 : Math.max(0, (longest - ran) / 2);
+  }
+
   /** Milliseconds one more part of this work takes, or null before anything is known. */
   private perPartMs(): { model: number; wall: number } | null {
     // Between parts, other people's calls may take their turns: the wall-clock pace shows it.
@@ -210,8 +226,9 @@ export class WorkProgress implements WorkHandle {
     if (part === null) return null;
     const now = this.now();
     const running = this.runningCalls.map((c) => {
+      const ran = now - c.startedAt;
       const expected = this.modelCallMs(c.facts?.promptTokens) ?? c.estimateMs;
-      return Math.max(0, expected - (now - c.startedAt));
+      return Math.max(0, expected - ran, this.unmeasuredTailMs(c, ran));
     });
     const runningLeft = running.length ? Math.max(...running) : 0;
     const notStarted = Math.max(0, left - this.runningCalls.length);
