@@ -176,9 +176,10 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
    * A stand-in pdftotext printing two empty pages, then a page of text. Each empty page waits
    * until the pdf.js reads before it have made their files (`go1`, `go2`), up to `waits` checks
    * 50 ms apart, and the last page says whether the second pdf.js read was under way before
-   * poppler had finished.
+   * poppler had finished. Made in a folder of its own for `use`, removed after.
    */
-  function standIn(dir: string, waits: number) {
+  async function withStandIn(waits: number, use: (command: string, dir: string) => Promise<void>) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
     const command = path.join(dir, 'pdftotext');
     const waitFor = (file: string) =>
       `i=0\nwhile [ ! -f ${path.join(dir, file)} ] && [ $i -lt ${waits} ]; do sleep 0.05; i=$((i+1)); done\n`;
@@ -189,16 +190,19 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
         `printf 'The third page was %s while the second was read, as a long book would be.\\f' $w\n`,
     );
     chmodSync(command, 0o755);
-    return command;
+    try {
+      await use(command, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
-  it('reads the next doubtful pages while pdftotext still reads on, not only after it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
-    try {
+  it('reads the next doubtful pages while pdftotext still reads on, not only after it', () =>
+    withStandIn(200, async (command, dir) => {
       const asked: number[][] = [];
       const result = await readPdfText(
         new Uint8Array([1]),
-        { ...DEFAULT_LIMITS, pdftotext: standIn(dir, 200) },
+        { ...DEFAULT_LIMITS, pdftotext: command },
         async (_limits, only) => {
           asked.push(only!);
           writeFileSync(path.join(dir, `go${asked.length}`), '');
@@ -216,19 +220,15 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
         'pdf.js 2',
         'The third page was released while the second was read, as a long book would be.',
       ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('asks pdf.js for no more pages once a read of it failed, and keeps poppler’s text', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pdftotext-'));
-    try {
+  it('asks pdf.js for no more pages once a read of it failed, and keeps poppler’s text', () =>
+    // No waiting: the pages come at once, whatever pdf.js does.
+    withStandIn(0, async (command) => {
       let reads = 0;
       const result = await readPdfText(
         new Uint8Array([1]),
-        // No waiting: the pages come at once, whatever pdf.js does.
-        { ...DEFAULT_LIMITS, pdftotext: standIn(dir, 0) },
+        { ...DEFAULT_LIMITS, pdftotext: command },
         async () => {
           reads++;
           throw new DocumentReadError('the PDF is damaged');
@@ -240,8 +240,5 @@ describe('pdf text: poppler when the machine has it, pdf.js otherwise', () => {
         '',
         'The third page was late while the second was read, as a long book would be.',
       ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
