@@ -17,6 +17,7 @@ import { percentile, probeHealth } from './lib/health-probe';
 import { machineLine, result } from './lib/machine';
 import { startServerProcess } from './lib/product-server';
 import { makeProse, proseDocx } from './lib/prose';
+import { untilSearchable } from './lib/until-searchable';
 import { hasXquad, XQUAD_LANGUAGES } from './lib/xquad';
 import { escapeXml, loadArticles } from './lib/xquad-articles';
 
@@ -53,16 +54,10 @@ async function upload(token: string, name: string, bytes: Uint8Array | string): 
   return ((await res.json()) as { file: { id: number } }).file.id;
 }
 
-async function untilSearchable(token: string): Promise<number> {
-  for (;;) {
-    const res = await fetch(`${server.url}/api/my_files`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const { files } = (await res.json()) as MyFilesResponse;
-    if (files.every((f) => f.search !== 'reading')) return files.length;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const myFiles = (token: string) => async () =>
+  (await (
+    await fetch(`${server.url}/api/my_files`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as MyFilesResponse;
 
 // 1. The accounts and their files.
 const t0 = performance.now();
@@ -89,7 +84,7 @@ for (let u = 0; u < USERS; u++) {
   users.push({ token, questions });
 }
 let files = 0;
-for (const u of users) files += await untilSearchable(u.token);
+for (const u of users) files += await untilSearchable(myFiles(u.token), { everyMs: 200 });
 console.log(
   `${USERS} accounts, ${files} files, uploaded and searchable in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
 );

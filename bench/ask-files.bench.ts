@@ -18,6 +18,7 @@ import { findSources } from '../apps/server/src/features/documents/knowledge';
 import { startOpenAITestServer } from '../apps/server/test/openai-test-server';
 import { registerUser, startTestServer } from '../apps/server/test/test-app';
 import { machineLine, result } from './lib/machine';
+import { untilSearchable } from './lib/until-searchable';
 import { makeProse, proseDocx } from './lib/prose';
 import { hasXquad, XQUAD_LANGUAGES } from './lib/xquad';
 import { escapeXml, loadArticles, spread, type XquadQuestion } from './lib/xquad-articles';
@@ -63,19 +64,8 @@ async function upload(name: string, bytes: Uint8Array | string): Promise<number>
   return ((await res.json()) as { file: { id: number } }).file.id;
 }
 
-async function states(): Promise<Map<number, string | undefined>> {
-  const res = await server.request('/api/my_files', { token });
-  const { files } = (await res.json()) as MyFilesResponse;
-  return new Map(files.map((f) => [f.id, f.search]));
-}
-
-async function untilSearchable(ids: number[]): Promise<void> {
-  for (;;) {
-    const s = await states();
-    if (ids.every((id) => s.get(id) !== 'reading')) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const myFiles = async () =>
+  (await (await server.request('/api/my_files', { token })).json()) as MyFilesResponse;
 
 // 1. Every article its own file, all languages in one account.
 // Every file is uploaded; ASK_FILES_LANGUAGES (a comma list, e.g. "de,el") limits the questions.
@@ -104,7 +94,7 @@ for (const lang of langs) {
     for (const q of spread(questions, QUESTIONS))
       asked.push({ lang, q, fileId: fileIds[q.article]! });
 }
-await untilSearchable(ids);
+await untilSearchable(myFiles, { ids });
 const xquadSeconds = (performance.now() - t0) / 1000;
 console.log(
   `XQuAD: ${files} files (${langs.length} languages), ${(textBytes / 2 ** 20).toFixed(1)} MB of text, uploaded and searchable in ${xquadSeconds.toFixed(1)} s`,
@@ -120,7 +110,7 @@ for (let i = 0; i < FILLER; i++) {
   fillerIds.push(await upload(`filler-${i}.txt`, text));
   fillerBytes += Buffer.byteLength(text);
 }
-await untilSearchable(fillerIds);
+await untilSearchable(myFiles, { ids: fillerIds });
 const fillSeconds = (performance.now() - t1) / 1000;
 textBytes += fillerBytes;
 files += FILLER;
@@ -238,7 +228,7 @@ for (let i = 0; i < 3; i++) {
   const text = makeProse(1024 * 1024, 7 + i).paragraphs.join('\n\n');
   const id = await upload(`new-${i}.txt`, text);
   const u0 = performance.now();
-  await untilSearchable([id]);
+  await untilSearchable(myFiles, { ids: [id] });
   latencies.push((performance.now() - u0) / 1000);
   await server.request(`/api/delete_file/${id}`, { method: 'DELETE', token });
 }

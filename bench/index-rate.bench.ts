@@ -11,6 +11,7 @@ import { READER_VERSION } from '../apps/server/src/features/files';
 import { registerUser, startTestServer } from '../apps/server/test/test-app';
 import { machineLine, result } from './lib/machine';
 import { makeProse } from './lib/prose';
+import { untilSearchable } from './lib/until-searchable';
 import { hasXquad, XQUAD_LANGUAGES } from './lib/xquad';
 import { loadArticles } from './lib/xquad-articles';
 
@@ -44,12 +45,10 @@ for (const t of Array.from({ length: ROUNDS + 1 }, () => texts).flat()) {
   const res = await server.request('/api/upload_file', { method: 'POST', token, body: form });
   ids.push(((await res.json()) as { file: { id: number } }).file.id);
 }
-for (;;) {
-  const res = await server.request('/api/my_files', { token });
-  const { files } = (await res.json()) as MyFilesResponse;
-  if (files.every((f) => f.search !== 'reading')) break;
-  await new Promise((r) => setTimeout(r, 50));
-}
+await untilSearchable(
+  async () => (await (await server.request('/api/my_files', { token })).json()) as MyFilesResponse,
+  { everyMs: 50 },
+);
 
 async function rate(kind: string, round: number) {
   let bytes = 0;

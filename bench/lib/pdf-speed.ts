@@ -5,11 +5,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import type { MyFilesResponse } from '@inkwell/contract';
 import PDFDocument from 'pdfkit';
 import { mb, memoryOf, resetPeak, result } from './machine';
 import { makeProse } from './prose';
 import { encodeForm, send } from './raw-http';
 import { startServerProcess } from './product-server';
+import { untilSearchable } from './until-searchable';
 
 export interface PdfInput {
   name: string;
@@ -176,24 +178,22 @@ export async function measurePdfExtraction(inputs: PdfInput[]) {
 }
 
 /**
- * Upload, then the first GET /api/preview_file/{id}?format=text, as one user does; medians. With
- * `settle`, each file is timed on a server that has finished the previous one's work (its search
- * index, which the upload starts: the file list says when), and pdftotext right after it on the
- * same machine, so both are timed alike; without, the files follow back to back (the previous
- * file's index still being built while the next is read).
+ * How the files follow each other: `settled`, each is timed on a server that has finished the
+ * previous one's work (its search index, which the upload starts: the file list says when);
+ * `beside pdftotext`, the same with pdftotext timed right after each, so both are timed alike;
+ * `back to back`, the next is uploaded while the previous file's index is still being built.
  */
-async function previewSeconds(env: Record<string, string>, inputs: PdfInput[], settle: boolean) {
+type Pacing = 'settled' | 'beside pdftotext' | 'back to back';
+
+/** Upload, then the first GET /api/preview_file/{id}?format=text, as one user does; medians. */
+async function previewSeconds(env: Record<string, string>, inputs: PdfInput[], pacing: Pacing) {
   const server = await startServerProcess(env);
   try {
     const auth = { authorization: `Bearer ${await server.register()}` };
-    const searchState = async (id: number) => {
-      const list = (await (
+    const myFiles = async () =>
+      (await (
         await fetch(`${server.url}/api/my_files`, { headers: auth })
-      ).json()) as {
-        files: { id: number; search?: string }[];
-      };
-      return list.files.find((f) => f.id === id)?.search;
-    };
+      ).json()) as MyFilesResponse;
     const once = async (input: PdfInput) => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(input.bytes)]), input.name);
@@ -215,12 +215,11 @@ async function previewSeconds(env: Record<string, string>, inputs: PdfInput[], s
       const seconds = (performance.now() - t0) / 1000;
       // pdf.js alone past the reader's time limit (a busy machine): not a figure.
       if (shown !== 200) console.log(`preview of ${input.name}: ${shown}, not counted`);
-      if (settle)
-        while ((await searchState(id)) === 'reading') await new Promise((r) => setTimeout(r, 20));
+      if (pacing !== 'back to back') await untilSearchable(myFiles, { ids: [id] });
       await fetch(`${server.url}/api/delete_file/${id}`, { method: 'DELETE', headers: auth });
       return {
         seconds: shown === 200 ? seconds : NaN,
-        poppler: settle ? popplerSeconds(input.file) : NaN,
+        poppler: pacing === 'beside pdftotext' ? popplerSeconds(input.file) : NaN,
       };
     };
     await once(inputs[0]!); // the server's first pdf (its reader started), not the figure
@@ -241,9 +240,9 @@ async function previewSeconds(env: Record<string, string>, inputs: PdfInput[], s
 }
 
 export async function measurePdfPreview(inputs: PdfInput[]) {
-  const { seconds: now, poppler } = await previewSeconds({}, inputs, true);
-  const before = (await previewSeconds({ PDF_READER: 'pdfjs' }, inputs, true)).seconds;
-  const backToBack = (await previewSeconds({}, inputs, false)).seconds;
+  const { seconds: now, poppler } = await previewSeconds({}, inputs, 'beside pdftotext');
+  const before = (await previewSeconds({ PDF_READER: 'pdfjs' }, inputs, 'settled')).seconds;
+  const backToBack = (await previewSeconds({}, inputs, 'back to back')).seconds;
   // pdftotext again once the servers have stopped, as this bench timed it before: a quieter
   // moment than the rounds above (on a busy virtual machine it ran up to a third faster).
   const alone = inputs.map((input) =>
