@@ -31,8 +31,7 @@ export class CallEstimator {
   }
 
   estimateMs(promptTokens: number, maxTokens: number): number {
-    const reply = maxTokens * this.replyShare;
-    return (promptTokens / this.promptPerSecond + reply / this.replyPerSecond) * 1000;
+    return this.msFor(promptTokens, maxTokens * this.replyShare);
   }
 
   /**
@@ -41,8 +40,12 @@ export class CallEstimator {
    * the allowance.
    */
   likelyLongestMs(promptTokens: number, maxTokens: number): number {
-    const reply = maxTokens * Math.min(1, 2 * this.replyShare);
-    return (promptTokens / this.promptPerSecond + reply / this.replyPerSecond) * 1000;
+    return this.msFor(promptTokens, maxTokens * Math.min(1, 2 * this.replyShare));
+  }
+
+  /** A prompt's evaluation and a reply's generation at the measured speeds. */
+  private msFor(promptTokens: number, replyTokens: number): number {
+    return (promptTokens / this.promptPerSecond + replyTokens / this.replyPerSecond) * 1000;
   }
 
   observe(t: CallTiming) {
