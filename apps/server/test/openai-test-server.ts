@@ -33,6 +33,8 @@ export interface FailureMode {
   pieceDelayMs?: number;
   /** When streaming, destroy the socket after this many pieces. */
   dieAfterPieces?: number;
+  /** When streaming, stop after this many pieces until `releaseHeld()` (a reply mid-way). */
+  holdAfterPieces?: number;
 }
 
 export interface OpenAITestServerOptions extends FailureMode {
@@ -56,6 +58,8 @@ export interface OpenAITestServer {
   setFailure(failure: FailureMode): void;
   /** POST /v1/embeddings answers this status with an error (a model down); undefined: served. */
   setEmbeddingsFailure(status: number | undefined): void;
+  /** Lets every reply held by `holdAfterPieces` go on (a later one holds again). */
+  releaseHeld(): void;
   /** Requests whose client went away before the answer was complete. */
   aborted(): number;
   /** Stops listening (a crashed or stopped model server): connections are refused. */
@@ -93,6 +97,8 @@ export async function startOpenAITestServer(
   const headers: IncomingMessage['headers'][] = [];
   let abortedCount = 0;
   let seq = 0;
+  let release!: () => void;
+  let released = new Promise<void>((r) => (release = r));
 
   const embeddingRequests: OpenAITestServer['embeddingRequests'] = [];
   let embeddingsFailure: number | undefined;
@@ -183,6 +189,7 @@ export async function startOpenAITestServer(
     for (let i = 0; i < pieces.length; i++) {
       if (gone) return;
       if (f.dieAfterPieces !== undefined && i >= f.dieAfterPieces) return die(res);
+      if (i === f.holdAfterPieces) await released;
       if (f.pieceDelayMs) await sleep(f.pieceDelayMs);
       if (gone) return;
       res.write(chunk({ content: pieces[i] }, null));
@@ -218,6 +225,10 @@ export async function startOpenAITestServer(
     },
     setFailure(f) {
       failure = f;
+    },
+    releaseHeld() {
+      release();
+      released = new Promise<void>((r) => (release = r));
     },
     setEmbeddingsFailure(status) {
       embeddingsFailure = status;

@@ -7,13 +7,18 @@ import { useScenario } from './support/scenario';
 import { expectTheme, hidden, visible } from './support/ui';
 import { newUser, openSignedIn, registerViaApi } from './support/users';
 
-/** Asked for at length, the stand-in writes many paragraphs: a message taller than the screen. */
+/**
+ * Asked for at length, the stand-in writes many paragraphs: a message taller than the screen. It
+ * streams a paragraph at a time, so a reply is seen arriving without taking seconds to arrive.
+ */
 const LONG = 'Tell me at length';
-const longReply = (question: string) =>
-  Array.from(
+const longReply = (question: string) => [
+  ...Array.from(
     { length: 24 },
-    (_, i) => `Paragraph ${i + 1} about ${question}: the keeper climbs the stairs again.`,
-  ).join('\n\n') + `\n\nEND OF ${question}`;
+    (_, i) => `Paragraph ${i + 1} about ${question}: the keeper climbs the stairs again.\n\n`,
+  ),
+  `END OF ${question}`,
+];
 
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -104,12 +109,19 @@ describe('the conversation follows the person (issue 39)', () => {
       await newestOnScreen('while the reply streams', 'Paragraph 3 about exchange 9');
       await newestOnScreen('the complete reply', 'END OF exchange 9');
 
-      // Scrolled up to read while a reply arrives: the page stays, a button brings the news.
+      // Scrolled up to read while a reply arrives: the page stays, a button brings the news. The
+      // reply holds after its second paragraph until the page has scrolled away.
+      s.ai.setFailure({ pieceDelayMs: 40, holdAfterPieces: 2 });
       await input().fill(`${LONG} exchange 10`);
       await input().press('Enter');
-      await newestOnScreen('the reply starting', 'Paragraph 1 about exchange 10');
+      await newestOnScreen('the reply starting', 'Paragraph 2 about exchange 10');
       await page.mouse.move(viewport.width / 2, viewport.height / 2);
       await page.mouse.wheel(0, -3000);
+      await expect
+        .poll(() => endOnScreen(page, lastArticle()), { message: 'scrolled away' })
+        .toBe(false);
+      s.ai.releaseHeld();
+      s.ai.setFailure({ pieceDelayMs: 40 });
       const news = page.getByRole('button', { name: 'New messages' });
       await visible(news, 'New messages button', 20_000);
       // The reply ends (Send is back) and the page stayed where the person reads.
