@@ -12,11 +12,9 @@ export default defineProject({
     // on time that a loaded 2-core machine misses (the sign-in page over a host name drew after
     // it once). The test's own timeout still bounds it.
     expect: { poll: { timeout: 20_000 } },
-    // Each file starts a server and a browser; two cores run them one file at a time, after
-    // every other project. Two at a time (tried at stop 42) saved little on 2 cores (the suite in
-    // 1,115 s) and starved the browsers.
-    pool: 'forks',
-    poolOptions: { forks: { singleFork: true } },
-    sequence: { groupOrder: 1 },
+    // Each file starts a server and a browser, and mostly waits on them (about a quarter of a
+    // core alone). A pool of their own (threads, where the other projects use forks) runs them
+    // beside the other projects instead of after them.
+    pool: 'threads',
   },
 });

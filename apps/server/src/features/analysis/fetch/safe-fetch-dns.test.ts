@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
+import { safeFetch as fetchVia, type HostResolver, type SafeFetchOptions } from './safe-fetch';
 
 /**
- * Host names resolving to private and metadata addresses, and DNS rebinding, with the resolver
- * mocked: the refused addresses are classified and never connected to.
+ * Host names resolving to private and metadata addresses, and DNS rebinding, with a resolver
+ * that gives the test's answers: the refused addresses are classified and never connected to.
  */
 const answers = new Map<string, string[][]>();
 const calls: string[] = [];
-vi.mock('node:dns/promises', () => ({
-  lookup: async (host: string) => {
-    calls.push(host);
-    const queue = answers.get(host);
-    const next = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
-    if (!next) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  },
-}));
-const { safeFetch } = await import('./safe-fetch');
+const resolve: HostResolver = async (host) => {
+  calls.push(host);
+  const queue = answers.get(host);
+  const next = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
+  if (!next) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+  return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+const safeFetch = (url: string, opts: SafeFetchOptions) => fetchVia(url, { ...opts, resolve });
 
 let server: FixtureServer;
 beforeAll(async () => {

@@ -20,7 +20,12 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   maxRedirects?: number;
   signal?: AbortSignal;
+  /** Answers a host name's addresses: the system's resolver unless given (tests give theirs). */
+  resolve?: HostResolver;
 }
+
+export type HostResolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
+const systemResolver: HostResolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export interface FetchedResource {
   /** Final address after redirects. */
@@ -65,7 +70,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   let url = parseTarget(rawUrl);
   try {
     for (;;) {
-      const address = await vetHost(url, opts.allowHosts);
+      const address = await vetHost(url, opts.allowHosts, opts.resolve);
       const res = await request(url, address, signal);
       const location = res.headers.location;
       if (res.statusCode && [301, 302, 303, 307, 308].includes(res.statusCode) && location) {
@@ -138,14 +143,18 @@ interface VettedAddress {
 }
 
 /** Resolves the host and checks every address it has; returns the one to connect to. */
-export async function vetHost(url: URL, allowHosts: readonly string[]): Promise<VettedAddress> {
+export async function vetHost(
+  url: URL,
+  allowHosts: readonly string[],
+  resolve: HostResolver = systemResolver,
+): Promise<VettedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await dnsLookup(host, { all: true, verbatim: true });
+      addresses = await resolve(host);
     } catch {
       throw badRequest(`Could not resolve the host name ${host}.`);
     }
