@@ -7,8 +7,8 @@ export default defineConfig({
     projects: ['packages/contract', 'apps/server', 'apps/web', 'apps/web/e2e'],
     // Most unit and API tests wait on sockets, disks and databases: two workers keep two cores
     // busy. Vitest's default (cores − 1) ran them one file at a time on a 2-core CI machine,
-    // two minutes longer. The browser suite runs beside them in a pool of its own, two files at
-    // a time (apps/web/e2e/vitest.config.ts).
+    // two minutes longer. The browser suite runs beside them in a pool of its own, as many files
+    // at a time as there are workers (apps/web/e2e/vitest.config.ts).
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

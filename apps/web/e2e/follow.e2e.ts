@@ -20,6 +20,9 @@ const longReply = (question: string) => [
   `END OF ${question}`,
 ];
 
+/** The wait between streamed pieces: long enough that a reply is seen arriving. */
+const STREAMING = { pieceDelayMs: 40 };
+
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -49,7 +52,7 @@ describe('the conversation follows the person (issue 39)', () => {
   // Replies stream in pieces, so a reply is seen arriving; the seeding turns it off.
   const s = useScenario({
     ai: {
-      pieceDelayMs: 40,
+      ...STREAMING,
       reply: (messages) => {
         const user = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
         if (user.startsWith(LONG)) return longReply(user.slice(LONG.length).trim());
@@ -86,7 +89,7 @@ describe('the conversation follows the person (issue 39)', () => {
       });
       expect(res.status, await res.clone().text()).toBe(200);
     }
-    s.ai.setFailure({ pieceDelayMs: 40 });
+    s.ai.setFailure(STREAMING);
   }
 
   for (const viewport of WIDTHS) {
@@ -111,7 +114,7 @@ describe('the conversation follows the person (issue 39)', () => {
 
       // Scrolled up to read while a reply arrives: the page stays, a button brings the news. The
       // reply holds after its second paragraph until the page has scrolled away.
-      s.ai.setFailure({ pieceDelayMs: 40, holdAfterPieces: 2 });
+      s.ai.setFailure({ ...STREAMING, holdAfterPieces: 2 });
       await input().fill(`${LONG} exchange 10`);
       await input().press('Enter');
       await newestOnScreen('the reply starting', 'Paragraph 2 about exchange 10');
@@ -121,7 +124,7 @@ describe('the conversation follows the person (issue 39)', () => {
         .poll(() => endOnScreen(page, lastArticle()), { message: 'scrolled away' })
         .toBe(false);
       s.ai.releaseHeld();
-      s.ai.setFailure({ pieceDelayMs: 40 });
+      s.ai.setFailure(STREAMING);
       const news = page.getByRole('button', { name: 'New messages' });
       await visible(news, 'New messages button', 20_000);
       // The reply ends (Send is back) and the page stayed where the person reads.

@@ -49,14 +49,7 @@ async function aiPlugin(app: FastifyInstance) {
     running: model.scheduler.busy,
   }));
   app.decorate('ai', model);
-  const estimates = {
-    callMs: () => model.estimator.averageCallMs(),
-    capacity: model.scheduler.capacity,
-    estimateMs: (promptTokens: number, maxTokens: number) =>
-      model.estimator.estimateMs(promptTokens, maxTokens),
-    likelyLongestMs: (promptTokens: number, maxTokens: number) =>
-      model.estimator.likelyLongestMs(promptTokens, maxTokens),
-  };
+  const estimates = model.estimator.workEstimates(model.scheduler.capacity);
   app.decorate('newWorkProgress', () => new WorkProgress(estimates));
   app.addHook('onClose', () => app.ai.close());
 }

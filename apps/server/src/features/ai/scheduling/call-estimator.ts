@@ -1,3 +1,5 @@
+import type { WorkEstimates } from './work-progress';
+
 /**
  * How long a model call takes, learnt from the calls that ran: prompt evaluation speed (prompt
  * tokens over the time to the first piece), generation speed (reply tokens over the rest) and how
@@ -41,6 +43,16 @@ export class CallEstimator {
    */
   likelyLongestMs(promptTokens: number, maxTokens: number): number {
     return this.msFor(promptTokens, maxTokens * Math.min(1, 2 * this.replyShare));
+  }
+
+  /** What a work's progress asks of these measures, for a model of `capacity` calls at once. */
+  workEstimates(capacity: number): WorkEstimates {
+    return {
+      callMs: () => this.averageCallMs(),
+      capacity,
+      estimateMs: (promptTokens, maxTokens) => this.estimateMs(promptTokens, maxTokens),
+      likelyLongestMs: (promptTokens, maxTokens) => this.likelyLongestMs(promptTokens, maxTokens),
+    };
   }
 
   /** A prompt's evaluation and a reply's generation at the measured speeds. */

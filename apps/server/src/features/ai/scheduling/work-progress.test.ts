@@ -123,13 +123,7 @@ describe('WorkProgress learns from its own calls (issue 39)', () => {
     const c = clock();
     const estimator = new CallEstimator();
     // Wired as plugins/ai.ts wires the product's.
-    const estimates = {
-      callMs: () => estimator.averageCallMs(),
-      capacity: 1,
-      estimateMs: (prompt: number, max: number) => estimator.estimateMs(prompt, max),
-      likelyLongestMs: (prompt: number, max: number) => estimator.likelyLongestMs(prompt, max),
-    };
-    const p = new WorkProgress(estimates, c.now);
+    const p = new WorkProgress(estimator.workEstimates(1), c.now);
     let x = seed;
     const random = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const readings: { at: number; eta: number; range?: [number, number]; heading?: string }[] = [];

@@ -24,7 +24,11 @@ export interface SafeFetchOptions {
   resolve?: HostResolver;
 }
 
-export type HostResolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
+interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+export type HostResolver = (host: string) => Promise<ResolvedAddress[]>;
 const systemResolver: HostResolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export interface FetchedResource {
@@ -149,7 +153,7 @@ export async function vetHost(
   resolve: HostResolver = systemResolver,
 ): Promise<VettedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  let addresses: Array<{ address: string; family: number }>;
+  let addresses: ResolvedAddress[];
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
   } else {
