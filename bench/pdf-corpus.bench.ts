@@ -23,11 +23,16 @@ type Bag = Map<string, number>;
 
 /**
  * Lower-case words of two letters or digits or more. A word hyphenated at a line's end is joined
- * first, in every reading alike: poppler joins them itself, pdf.js and PDFium do not.
+ * first, in every reading alike: poppler joins them itself, pdf.js and PDFium do not. So is a word
+ * broken at a soft hyphen (U+00AD; PDFium marks one U+FFFE), the hyphen a tagged pdf prints at a
+ * line's end: "in\u00ad\ncluding" is one word ("including").
  */
 function words(text: string): Bag {
   const bag: Bag = new Map();
-  const joined = text.normalize('NFKC').replace(/(\p{Ll})-\n\s*(\p{Ll})/gu, '$1$2');
+  const joined = text
+    .normalize('NFKC')
+    .replace(/[\u00ad\ufffe][ \t]*(?:\r?\n[ \t]*)?/gu, '')
+    .replace(/(\p{Ll})-\n\s*(\p{Ll})/gu, '$1$2');
   for (const w of joined.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])
     bag.set(w, (bag.get(w) ?? 0) + 1);
   return bag;

@@ -1,6 +1,6 @@
 import { Collector } from './collector';
 import { runPdftotext } from './pdftotext';
-import { looksDoubtful } from './text-quality';
+import { looksDoubtful, withoutSoftHyphens } from './text-quality';
 import { DocumentReadError, type ExtractResult, type ReaderLimits, type TextUnit } from './types';
 
 /** pdf.js in an extraction worker: the whole document, or only the given pages (1-based). */
@@ -53,7 +53,8 @@ export async function readPdfText(
       // UTF-8 takes up to 4 bytes a character; the collector cuts at the character cap.
       maxOutputBytes: 4 * limits.maxChars + 4096,
       onPage: (i, text) => {
-        if (i < limits.maxPages && looksDoubtful(text.trim())) doubtful.add(i + 1);
+        if (i < limits.maxPages && looksDoubtful(withoutSoftHyphens(text).trim()))
+          doubtful.add(i + 1);
       },
     }),
   );
@@ -63,7 +64,8 @@ export async function readPdfText(
     return pdfjs({ ...limits, timeLimitMs: left() });
   }
 
-  const pages = run.pages.slice(0, limits.maxPages).map((text) => text.trim());
+  // pdf.js leaves soft hyphens out ("Mit­arbei­terinnen" is one word to search for).
+  const pages = run.pages.slice(0, limits.maxPages).map((text) => withoutSoftHyphens(text).trim());
   // The last page, when the output cap cut it, was never told: every doubtful page is asked.
   for (const [i, text] of pages.entries()) if (looksDoubtful(text)) doubtful.add(i + 1);
   await doubtful.done();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksDoubtful } from './text-quality';
+import { looksDoubtful, withoutSoftHyphens } from './text-quality';
 
 describe("poppler's page text: clean, or read by pdf.js as before", () => {
   it('trusts a page of ordinary prose, in any script', () => {
@@ -32,5 +32,30 @@ describe("poppler's page text: clean, or read by pdf.js as before", () => {
     expect(
       looksDoubtful('Lo ad re no n au pl m ip lu gu ac is ci n ct e su ip us m el g do el lo r s'),
     ).toBe(true);
+  });
+
+  it("doubts accented letters read as Windows-1252 symbols (poppler's reading of issue2017r.pdf)", () => {
+    const page =
+      '%()+,-./0123456789:;\nABCDEFGHIJKLMNOPQRSTUVWYZ\nabcdefghijklmnopqrstuvwxyz\nˆ‰•Ž••”•™ŸÏÕ';
+    expect(looksDoubtful(page)).toBe(true);
+    // Set apart, or once in a long page, the same symbols are ordinary text.
+    const list =
+      '• Minutes of the March meeting\n• The contract, signed\n• The price sheet, 2 ‰ off';
+    expect(looksDoubtful(list.repeat(3))).toBe(false);
+    const brand = `Inkwell™ reads every file of the team. ${'The minutes of March are here. '.repeat(20)}`;
+    expect(looksDoubtful(brand.repeat(3))).toBe(false);
+  });
+});
+
+describe("soft hyphens in poppler's text", () => {
+  it('leaves them out, and joins a word broken at one (issue13226.pdf)', () => {
+    expect(withoutSoftHyphens('Mit\u00adarbei\u00adterinnen und Mitarbeiter')).toBe(
+      'Mitarbeiterinnen und Mitarbeiter',
+    );
+    expect(withoutSoftHyphens('die Mitarbei\u00ad\nterinnen arbeiten\nin über 100 Ländern')).toBe(
+      'die Mitarbeiterinnen arbeiten\nin über 100 Ländern',
+    );
+    // A visible hyphen stays: it may belong to the word.
+    expect(withoutSoftHyphens('IEEE-\n754')).toBe('IEEE-\n754');
   });
 });
