@@ -64,8 +64,8 @@ describe('search indexer sweep', () => {
 
 /**
  * A folder indexed as a pipeline: while one file's rows are written, the next file's terms are
- * computed (one file at a time left a core idle during each write), and never two files' terms at
- * once (the CPU pool keeps a worker for people's tasks).
+ * computed (one file at a time left a core idle during each write), and never two files read or
+ * two files' terms computed at once (each pool keeps a worker for people).
  */
 describe('search indexer pipeline', () => {
   let server: TestServer;
@@ -77,7 +77,7 @@ describe('search indexer pipeline', () => {
     await server?.close();
   });
 
-  it("computes the next file's terms while the last one's rows are written, one at a time", async () => {
+  it("computes the next file's terms while the last one's rows are written, one read and one computation at a time", async () => {
     const user = await registerWithId(server);
     const files = [];
     for (const name of ['march.txt', 'contract.txt', 'prices.txt'])
@@ -96,7 +96,14 @@ describe('search indexer pipeline', () => {
     let ended = 0;
     let secondStarted!: () => void;
     const second = new Promise<void>((r) => (secondStarted = r));
+    let reading = 0;
+    let mostReadsAtOnce = 0;
     vi.spyOn(pool, 'run').mockImplementation(async (task, arg, opts) => {
+      // The cached texts, read in the pool (parsed there when read through this test's proxy).
+      if (task === 'readCachedText' || task === 'parseCachedText') {
+        mostReadsAtOnce = Math.max(mostReadsAtOnce, ++reading);
+        return run(task, arg, opts).finally(() => reading--);
+      }
       if (task !== 'searchPassages') return run(task, arg, opts);
       computing++;
       mostAtOnce = Math.max(mostAtOnce, computing);
@@ -138,6 +145,8 @@ describe('search indexer pipeline', () => {
     expect(held).toBe(true);
     expect(indexer.indexed).toBe(3);
     expect(mostAtOnce).toBe(1);
+    // Their texts (cached at the upload's index) are read one at a time too.
+    expect(mostReadsAtOnce).toBe(1);
     expect((await untilIndexed(server, user.token)).map((f) => f.search)).toEqual([
       'searchable',
       'searchable',

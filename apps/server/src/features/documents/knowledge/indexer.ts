@@ -13,9 +13,10 @@ import { INDEX_VERSION } from './terms';
  * by a restart or an OCR read still running).
  * Two files in flight, their text read by the reader's workers (OCR for scans) and their terms
  * computed in the CPU pool, so the event loop only writes the rows: while one file's rows are
- * written, the next one's terms are computed (one file at a time left a core idle during each
- * write: bench/REPORT.md, ask-files, indexing rate). Only one file's terms are computed at a
- * time, so the pool keeps a worker for people's tasks. Rename changes nothing (the name is joined
+ * written, the next one's text is read and its terms computed (one file at a time left a core
+ * idle during each write: bench/REPORT.md, ask-files, indexing rate). Only one file is read and
+ * one file's terms computed at a time, so each pool keeps a worker for people (a preview, a
+ * summary's parts) however many files wait. Rename changes nothing (the name is joined
  * at question time); delete, delete all and account deletion remove the rows by cascade.
  */
 const SWEEP_MS = 15_000;
@@ -36,8 +37,9 @@ export class SearchIndexer {
   private readonly current = new Set<number>();
   /** The lanes working through the queue, at most IN_FLIGHT. */
   private readonly lanes = new Set<Promise<void>>();
-  /** The last terms computation asked of the CPU pool: the next waits for it. */
-  private computing: Promise<unknown> = Promise.resolve();
+  /** One text read at a time (the reader's workers), and one terms computation (the CPU pool). */
+  private readonly reading = new OneAtATime();
+  private readonly computing = new OneAtATime();
   /** For each sweep reading the pending files: the files finished meanwhile. */
   private readonly sweeps = new Set<Set<number>>();
   private timer: NodeJS.Timeout | undefined;
@@ -134,19 +136,12 @@ export class SearchIndexer {
     }
   }
 
-  /** One terms computation in the CPU pool at a time, after the one asked before it. */
-  private oneAtATime<T>(compute: () => Promise<T>): Promise<T> {
-    const run = this.computing.then(compute, compute);
-    this.computing = run.catch(() => undefined);
-    return run;
-  }
-
   private async index(fileId: number, userId: number): Promise<void> {
     const { db, dialect } = this.deps;
     await knowledgeRepo.markReading(db, dialect, fileId, userId);
     let text;
     try {
-      text = await getFileText(this.deps, userId, fileId);
+      text = await this.reading.run(() => getFileText(this.deps, userId, fileId));
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
       if (err instanceof HttpError && err.statusCode === 400)
@@ -165,12 +160,23 @@ export class SearchIndexer {
     if (text.timedOut) return;
     if (!text.text.trim())
       return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, NO_TEXT, INDEX_VERSION);
-    const built = await this.oneAtATime(() =>
+    const built = await this.computing.run(() =>
       cpuPool<DocumentsCpuTasks>().run('searchPassages', { units: text.units, text: text.text }),
     );
     if (this.stopped) return;
     await knowledgeRepo.replace(db, dialect, fileId, userId, built, INDEX_VERSION);
     this.indexed++;
     this.onIndexed();
+  }
+}
+
+/** Runs tasks one after another, each after the one asked before it has settled. */
+class OneAtATime {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.last.then(task, task);
+    this.last = run.catch(() => undefined);
+    return run;
   }
 }
