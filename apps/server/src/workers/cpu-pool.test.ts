@@ -7,6 +7,7 @@ import type { FetchedResource } from '../features/analysis';
 import type { CpuTasks } from '../cpu-tasks';
 import { CpuPool, CpuTaskError, CpuTaskTimedOut } from './cpu-pool';
 import { taskTimeLimitsMs } from './cpu-task-limits';
+import { heavyPage } from './heavy-page.test-helper';
 
 const cached = JSON.stringify({
   text: 'a b',
@@ -14,25 +15,6 @@ const cached = JSON.stringify({
   truncated: false,
   reader: 3,
 });
-
-/**
- * A page that axe in jsdom takes minutes over (thousands of linked images and faint text):
- * what a slow anonymous analysis looks like to the pool.
- */
-function heavyPage(elements: number): FetchedResource {
-  let body = '<!doctype html><html lang="en"><head><title>Heavy</title></head><body><main>';
-  for (let i = 0; i < elements; i++)
-    body += `<div><a href="/p${i}"><img src="/i${i}.png"></a><span style="color:#bbb">${i}</span></div>`;
-  return {
-    url: 'http://127.0.0.1/heavy',
-    status: 200,
-    headers: {},
-    rawHeaders: [],
-    contentType: 'text/html',
-    body: Buffer.from(`${body}</main></body></html>`),
-    redirects: [],
-  };
-}
 
 const smallPage: FetchedResource = { ...heavyPage(2), url: 'http://127.0.0.1/small' };
 

@@ -194,6 +194,14 @@ export const filesRepo = {
   deleteRowOf: (db: Db, id: number, storageKey: string) =>
     db.deleteFrom('files').where('id', '=', id).where('storage_key', '=', storageKey).execute(),
 
+  /** Whether a file has a cached text: one indexed lookup, no megabytes read. */
+  hasCachedText: async (db: Db, fileId: number) =>
+    (await db
+      .selectFrom('file_text_cache')
+      .select('file_id')
+      .where('file_id', '=', fileId)
+      .executeTakeFirst()) !== undefined,
+
   getCachedText: async (db: Db, fileId: number) =>
     (
       await db

@@ -168,6 +168,9 @@ async function currentCachedText(
  */
 async function readCachedText(deps: FilesDeps, fileId: number) {
   const dbFile = sqliteFileOf(deps.db);
+  // A file read for the first time (every upload, when the search index reads it) has no cached
+  // text: a lookup of its key says so without a round trip to a worker.
+  if (dbFile && !(await filesRepo.hasCachedText(deps.db, fileId))) return undefined;
   if (dbFile) return cpuPool<FilesCpuTasks>().run('readCachedText', { dbFile, fileId });
   const cached = await filesRepo.getCachedText(deps.db, fileId);
   return cached === undefined ? undefined : cpuPool<FilesCpuTasks>().run('parseCachedText', cached);

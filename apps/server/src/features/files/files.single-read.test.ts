@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-app';
+import type { CpuTasks } from '../../cpu-tasks';
+import { cpuPool, defaultCpuWorkers } from '../../workers/cpu-pool';
+import { heavyPage } from '../../workers/heavy-page.test-helper';
 import { getFileText, type FilesDeps } from './files.service';
 import { configureReader } from './reader';
 import { registerWithId, uploadOk } from './test-helpers';
@@ -64,4 +67,38 @@ describe('one read of a file at a time', () => {
     expect((await action).text).toContain('the roof will be green');
     expect(runCount()).toBe(1);
   });
+
+  it("reads a file's first text with every CPU worker busy: no worker is asked for a cache it lacks", async () => {
+    // The upload's own read would race this one to the cache; here the test reads first.
+    await server.app.knowledge.stop();
+    const user = await registerWithId(server);
+    const file = await uploadOk(server, user.token, 'notes.txt', 'The picnic moves to June.');
+    const pool = cpuPool<CpuTasks>();
+    const stop = new AbortController();
+    const busy = Array.from({ length: defaultCpuWorkers() }, () =>
+      pool.run('axeInJsdom', heavyPage(8000), { signal: stop.signal }),
+    );
+    for (const b of busy) b.catch(() => {});
+    try {
+      await expect
+        .poll(
+          () => pool.threads()['signed-in'].filter((t) => t.calls.includes('axeInJsdom')).length,
+          { timeout: 60_000 },
+        )
+        .toBe(defaultCpuWorkers());
+      const deps: FilesDeps = {
+        db: server.app.db,
+        dialect: server.app.dialect,
+        storage: server.app.storage,
+      };
+      expect((await getFileText(deps, user.id, file.id)).text).toContain('moves to June');
+      // Nothing else ended meanwhile: the workers were busy throughout.
+      expect(
+        pool.threads()['signed-in'].filter((t) => t.calls.includes('axeInJsdom')),
+      ).toHaveLength(defaultCpuWorkers());
+    } finally {
+      stop.abort(new Error('test over'));
+      await Promise.allSettled(busy);
+    }
+  }, 90_000);
 });

@@ -44,6 +44,9 @@ export async function readPdfText(
   const left = () => Math.max(1, limits.timeLimitMs - (Date.now() - started));
   // pdf.js starts on a doubtful page as soon as poppler has passed it, on another core.
   const doubtful = new DoubtfulPages((pages) => pdfjs({ ...limits, timeLimitMs: left() }, pages));
+  // pdf.js leaves soft hyphens out ("Mit­arbei­terinnen" is one word to search for). Each page
+  // poppler tells of is cleaned and judged once, as it arrives.
+  const told: string[] = [];
   const run = await inNativeLane(() =>
     runPdftotext(bytes, {
       command: limits.pdftotext!,
@@ -53,8 +56,9 @@ export async function readPdfText(
       // UTF-8 takes up to 4 bytes a character; the collector cuts at the character cap.
       maxOutputBytes: 4 * limits.maxChars + 4096,
       onPage: (i, text) => {
-        if (i < limits.maxPages && looksDoubtful(withoutSoftHyphens(text).trim()))
-          doubtful.add(i + 1);
+        if (i >= limits.maxPages) return;
+        told[i] = withoutSoftHyphens(text).trim();
+        if (looksDoubtful(told[i])) doubtful.add(i + 1);
       },
     }),
   );
@@ -64,10 +68,13 @@ export async function readPdfText(
     return pdfjs({ ...limits, timeLimitMs: left() });
   }
 
-  // pdf.js leaves soft hyphens out ("Mit­arbei­terinnen" is one word to search for).
-  const pages = run.pages.slice(0, limits.maxPages).map((text) => withoutSoftHyphens(text).trim());
-  // The last page, when the output cap cut it, was never told: every doubtful page is asked.
-  for (const [i, text] of pages.entries()) if (looksDoubtful(text)) doubtful.add(i + 1);
+  // The last page, when the output cap cut it, was never told: it is cleaned and judged here.
+  const pages = run.pages.slice(0, limits.maxPages).map((text, i) => {
+    if (told[i] !== undefined) return told[i];
+    const clean = withoutSoftHyphens(text).trim();
+    if (looksDoubtful(clean)) doubtful.add(i + 1);
+    return clean;
+  });
   await doubtful.done();
   let pdfjsTruncated = doubtful.truncated;
   let timedOut = doubtful.timedOut;
