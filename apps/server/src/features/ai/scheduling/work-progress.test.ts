@@ -56,6 +56,28 @@ describe('WorkProgress time left', () => {
     }
   });
 
+  it('does not count a part twice while its reply is stored and the next call already runs', () => {
+    const c = clock();
+    const p = new WorkProgress({ callMs: () => null, capacity: 1 }, c.now);
+    p.stage('translating', 5);
+    const outcome = { replyTokens: 500, firstPieceMs: 2_000 };
+    for (let part = 0; part < 3; part++) {
+      p.callStarted(20_000, { promptTokens: 600, maxTokens: 1_000 });
+      c.advance(20_000);
+      p.callEnded(20_000, outcome);
+      p.partDone();
+    }
+    p.callStarted(20_000, { promptTokens: 600, maxTokens: 1_000 });
+    expect(p.snapshot().eta_s).toBe(40); // parts 4 and 5 left
+    c.advance(20_000);
+    p.callEnded(20_000, outcome);
+    // Part 4's reply is being stored; part 5's call, queued, starts at once.
+    p.callStarted(20_000, { promptTokens: 600, maxTokens: 1_000 });
+    expect(p.snapshot()).toMatchObject({ eta_s: 20, done: 3, running: 1 });
+    p.partDone();
+    expect(p.snapshot()).toMatchObject({ eta_s: 20, done: 4 });
+  });
+
   it('adds the queue wait while it waits, and rises only as much as the queue grew', () => {
     const c = clock();
     const p = new WorkProgress({ callMs: () => 4_000, capacity: 1 }, c.now);

@@ -73,6 +73,13 @@ export class WorkProgress implements WorkHandle {
     callsStarted: number;
   } | null = null;
   private callsStarted = 0;
+  /**
+   * Calls that ended with a reply whose part is not counted yet: a part is done once its reply is
+   * stored, and meanwhile the next queued call may already run. Counted as done, so the time left
+   * does not, for that moment, hold both the ended part and the next one (a translation's figure
+   * jumped from 29 s to 52 s there, and back).
+   */
+  private endedUncounted = 0;
   /** Calls the work said it will make (stage's `callsAmongThem`), 0 when it did not say. */
   private plannedCalls = 0;
   /** The model's estimate of one of them. */
@@ -93,6 +100,7 @@ export class WorkProgress implements WorkHandle {
   stage(name: string, partsLeft?: number, callsAmongThem?: PlannedCalls) {
     this.stageName = name;
     this.startedAt ??= this.now();
+    this.endedUncounted = 0;
     if (partsLeft !== undefined) this.total = this.done + partsLeft;
     if (callsAmongThem) {
       this.plannedCalls = this.callsStarted + callsAmongThem.count;
@@ -110,6 +118,7 @@ export class WorkProgress implements WorkHandle {
 
   partDone() {
     this.done += 1;
+    this.endedUncounted = Math.max(0, this.endedUncounted - 1);
     if (this.done > this.total) this.total = this.done;
     this.lastDoneAt = this.now();
     this.changed();
@@ -144,6 +153,8 @@ export class WorkProgress implements WorkHandle {
   callEnded(ranMs: number, outcome?: CallOutcome) {
     const call = this.runningCalls.shift();
     if (!call) return;
+    // A call cut short (preempted, cancelled) or failed is no part done.
+    if (outcome) this.endedUncounted += 1;
     this.pace.callEnded(call.facts, ranMs, outcome);
   }
 
@@ -219,7 +230,7 @@ export class WorkProgress implements WorkHandle {
 
   /** The estimate from what is known now. */
   private rawMs(): { estimate: number; part: number } | null {
-    const left = this.total - this.done;
+    const left = this.total - this.done - this.endedUncounted;
     if (this.total === 0) return null; // the parts are not known yet
     if (left <= 0) return { estimate: 0, part: 0 };
     const part = this.perPartMs();
