@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FixtureCall } from './worker-pool.fixture';
@@ -23,6 +24,19 @@ describe('WorkerPool', () => {
     expect(await call({ op: 'echo', value: 'after' })).toBe('after');
     expect(pool.started).toBe(2);
   }, 60_000);
+});
+
+describe.runIf(process.platform === 'linux')('WorkerPool: niced workers', () => {
+  const pool = new WorkerPool(fixture, { size: 1, niceness: 10 });
+  afterAll(() => pool.close());
+
+  it("loads its module at the server's priority and runs every call niced", async () => {
+    // The load is on a person's way (their first task waits for it); the calls are background.
+    expect(await pool.call({ op: 'niceness' } satisfies FixtureCall)).toEqual({
+      atLoad: getPriority(),
+      now: 10,
+    });
+  });
 });
 
 /**

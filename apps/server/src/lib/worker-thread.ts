@@ -22,26 +22,31 @@ export function threadCpuMs(tid: number): number | undefined {
 
 /**
  * The worker's start: the server runs from TypeScript sources (through tsx), and a worker thread
- * does not inherit the loader of the thread that starts it, so it registers tsx first.
+ * does not inherit the loader of the thread that starts it, so it registers tsx first. A niced
+ * worker takes its niceness once its module has loaded: the load (about a second of CPU) is on a
+ * person's way, their first task waits for it, and under load a niced load took over 10 s; the
+ * tasks themselves run niced (the niceness is set before the first call is handled).
  */
 export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
   // On Linux, setpriority() of "this process" (0) sets the calling thread's only; elsewhere it
   // would lower the whole server, so the workers keep the process's priority there.
   const nice =
     niceness > 0 && process.platform === 'linux'
-      ? `try { require('node:os').setPriority(${niceness}); } catch {}\n`
+      ? `try { require('node:os').setPriority(${niceness}); } catch {}`
       : '';
   // The thread's id, for the pool to read its CPU time (timeLimitCounts: 'cpu').
   const tid =
     process.platform === 'linux'
       ? `try { require('node:worker_threads').parentPort.postMessage({ tid: Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) }); } catch {}\n`
       : '';
+  // `require` is the bootstrap's own (an eval'd CommonJS script), kept for after the import.
+  const niced = nice ? `.then(() => { ${nice} })` : '';
   if (!moduleUrl.pathname.endsWith('.ts'))
-    return `${nice}${tid}import(${JSON.stringify(moduleUrl.href)});`;
+    return `${tid}import(${JSON.stringify(moduleUrl.href)})${niced};`;
   // tsx's ESM API (its package maps 'tsx/esm/api' to index.mjs for import, index.cjs for require)
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-  return `${nice}${tid}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return `${tid}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); })${niced};`;
 }
 
 /** The URL of a sibling module, as .ts when running from sources and .js when built. */
