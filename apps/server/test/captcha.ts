@@ -12,7 +12,11 @@ export async function solveCaptcha(server: TestServer): Promise<string> {
   const algorithm = String(challenge.algorithm).replace('-', '').toLowerCase(); // SHA-256 → sha256
   let number = -1;
   for (let n = 0; n <= challenge.maxnumber; n++) {
-    if (createHash(algorithm).update(challenge.salt + n).digest('hex') === challenge.challenge) {
+    if (
+      createHash(algorithm)
+        .update(challenge.salt + n)
+        .digest('hex') === challenge.challenge
+    ) {
       number = n;
       break;
     }
