@@ -67,6 +67,13 @@ describe('files: upload, preview, rename, download, delete, document actions', (
       await visible(drawer.getByRole('list', { name: 'Files' }).getByText(name));
     }
 
+    // Each preview answer's status and time, for the message of a preview that does not show.
+    const previewAnswers: string[] = [];
+    const started = Date.now();
+    page.on('response', (r) => {
+      if (r.url().includes('/api/preview_file/'))
+        previewAnswers.push(`${r.status()} after ${Date.now() - started} ms`);
+    });
     for (const f of fixtures) {
       await drawer.getByRole('list', { name: 'Files' }).getByText(f.name).dblclick();
       const preview = page.getByRole('dialog', { name: f.name });
@@ -78,7 +85,14 @@ describe('files: upload, preview, rename, download, delete, document actions', (
       if (f.name.endsWith('.pdf')) {
         await visible(preview.getByRole('img', { name: f.shows }), `preview of ${f.name}`, 15_000);
       } else {
-        await visible(preview.getByText(f.shows), `preview of ${f.name}`);
+        // On a time-out, what the dialog showed instead says where it stood.
+        await visible(preview.getByText(f.shows), `preview of ${f.name}`).catch(async (err) => {
+          const shown = (await preview.textContent())?.slice(0, 300);
+          throw new Error(
+            `${(err as Error).message}; the dialog showed: ${shown}; ` +
+              `preview answers: ${previewAnswers.join(', ') || 'none'} (${Date.now() - started} ms in)`,
+          );
+        });
       }
       await preview.getByRole('button', { name: 'Close' }).click();
       await hidden(preview);
