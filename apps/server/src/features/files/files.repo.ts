@@ -194,13 +194,15 @@ export const filesRepo = {
   deleteRowOf: (db: Db, id: number, storageKey: string) =>
     db.deleteFrom('files').where('id', '=', id).where('storage_key', '=', storageKey).execute(),
 
-  /** Whether a file has a cached text: one indexed lookup, no megabytes read. */
-  hasCachedText: async (db: Db, fileId: number) =>
-    (await db
+  /** The length of a file's cached text (undefined when it has none): no megabytes read. */
+  cachedTextLength: async (db: Db, fileId: number) => {
+    const row = await db
       .selectFrom('file_text_cache')
-      .select('file_id')
+      .select(sql<number>`length(content)`.as('n'))
       .where('file_id', '=', fileId)
-      .executeTakeFirst()) !== undefined,
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.n);
+  },
 
   getCachedText: async (db: Db, fileId: number) =>
     (

@@ -18,6 +18,7 @@ import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
 import { cpuPool } from '../../workers/cpu-pool';
+import type { CachedText } from './cached-text-reader';
 import type { FilesCpuTasks } from './files.cpu';
 import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
 
@@ -168,13 +169,24 @@ async function currentCachedText(
  */
 async function readCachedText(deps: FilesDeps, fileId: number) {
   const dbFile = sqliteFileOf(deps.db);
-  // A file read for the first time (every upload, when the search index reads it) has no cached
-  // text: a lookup of its key says so without a round trip to a worker.
-  if (dbFile && !(await filesRepo.hasCachedText(deps.db, fileId))) return undefined;
-  if (dbFile) return cpuPool<FilesCpuTasks>().run('readCachedText', { dbFile, fileId });
+  if (dbFile) {
+    // A file read for the first time (every upload, when the search index reads it) has no cached
+    // text, and a small text is read at once: neither waits for a worker (a busy one, or one still
+    // loading its modules, held a first preview for 8-13 s under the test suite's load).
+    const length = await filesRepo.cachedTextLength(deps.db, fileId);
+    if (length === undefined) return undefined;
+    if (length <= SMALL_CACHED_TEXT) {
+      const cached = await filesRepo.getCachedText(deps.db, fileId);
+      return cached === undefined ? undefined : (JSON.parse(cached) as CachedText);
+    }
+    return cpuPool<FilesCpuTasks>().run('readCachedText', { dbFile, fileId });
+  }
   const cached = await filesRepo.getCachedText(deps.db, fileId);
   return cached === undefined ? undefined : cpuPool<FilesCpuTasks>().run('parseCachedText', cached);
 }
+
+/** Cached texts up to this many characters are read and parsed on the event loop (well under 1 ms). */
+const SMALL_CACHED_TEXT = 64 * 1024;
 
 /** The time limit of a background read of a document cut short by the reader's own limit. */
 export const BACKGROUND_READ_MS = 10 * 60_000;

@@ -68,7 +68,7 @@ describe('one read of a file at a time', () => {
     expect(runCount()).toBe(1);
   });
 
-  it("reads a file's first text with every CPU worker busy: no worker is asked for a cache it lacks", async () => {
+  it("reads a small file's text, first and cached, with every CPU worker busy", async () => {
     // The upload's own read would race this one to the cache; here the test reads first.
     await server.app.knowledge.stop();
     const user = await registerWithId(server);
@@ -91,6 +91,15 @@ describe('one read of a file at a time', () => {
         dialect: server.app.dialect,
         storage: server.app.storage,
       };
+      expect((await getFileText(deps, user.id, file.id)).text).toContain('moves to June');
+      // Once cached, the small text is read from the cache, again with no worker.
+      const cached = () =>
+        server.app.db
+          .selectFrom('file_text_cache')
+          .select('file_id')
+          .where('file_id', '=', file.id)
+          .executeTakeFirst();
+      await expect.poll(cached, { timeout: 30_000 }).toBeDefined();
       expect((await getFileText(deps, user.id, file.id)).text).toContain('moves to June');
       // Nothing else ended meanwhile: the workers were busy throughout.
       expect(
