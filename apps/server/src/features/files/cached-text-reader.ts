@@ -13,5 +13,8 @@ export function readCachedText(dbFile: string, fileId: number): CachedText | und
   const json = readOnlyStatement(dbFile, 'select content from file_text_cache where file_id = ?')
     .pluck()
     .get(fileId) as string | undefined;
-  return json === undefined ? undefined : (JSON.parse(json) as CachedText);
+  return json === undefined ? undefined : parseCachedText(json);
 }
+
+/** A cached text as stored, parsed. */
+export const parseCachedText = (json: string) => JSON.parse(json) as CachedText;

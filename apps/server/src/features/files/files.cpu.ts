@@ -1,4 +1,4 @@
-import { readCachedText, type CachedText } from './cached-text-reader';
+import { parseCachedText, readCachedText } from './cached-text-reader';
 import { docxBlocks } from './docx-blocks';
 
 /**
@@ -7,7 +7,7 @@ import { docxBlocks } from './docx-blocks';
  */
 export const filesCpuTasks = {
   /** A file's cached text (file_text_cache), parsed. */
-  parseCachedText: (json: string) => JSON.parse(json) as CachedText,
+  parseCachedText,
   /** A file's cached text read from its SQLite file and parsed (undefined when not cached). */
   readCachedText: (a: { dbFile: string; fileId: number }) => readCachedText(a.dbFile, a.fileId),
   /** A docx's headings, lists and tables for its preview (mammoth, then jsdom). */

@@ -194,14 +194,18 @@ export const filesRepo = {
   deleteRowOf: (db: Db, id: number, storageKey: string) =>
     db.deleteFrom('files').where('id', '=', id).where('storage_key', '=', storageKey).execute(),
 
-  /** The length of a file's cached text (undefined when it has none): no megabytes read. */
-  cachedTextLength: async (db: Db, fileId: number) => {
+  /**
+   * A file's cached text in one lookup: its length, and the text itself only when it has at most
+   * `upTo` characters (no megabytes read); undefined when it has none.
+   */
+  cachedTextUpTo: async (db: Db, fileId: number, upTo: number) => {
     const row = await db
       .selectFrom('file_text_cache')
-      .select(sql<number>`length(content)`.as('n'))
+      .select(sql<number>`length(content)`.as('length'))
+      .select(sql<string | null>`case when length(content) <= ${upTo} then content end`.as('small'))
       .where('file_id', '=', fileId)
       .executeTakeFirst();
-    return row === undefined ? undefined : Number(row.n);
+    return row && { length: Number(row.length), small: row.small };
   },
 
   getCachedText: async (db: Db, fileId: number) =>

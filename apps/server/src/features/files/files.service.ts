@@ -18,7 +18,7 @@ import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import type { UploadLease } from './upload-lease';
 import { cpuPool } from '../../workers/cpu-pool';
-import type { CachedText } from './cached-text-reader';
+import { parseCachedText } from './cached-text-reader';
 import type { FilesCpuTasks } from './files.cpu';
 import { MAX_FILE_NAME_LENGTH } from '@inkwell/contract';
 
@@ -168,21 +168,20 @@ async function currentCachedText(
  * worker reads the row itself; PostgreSQL's row arrives asynchronously and is parsed there.
  */
 async function readCachedText(deps: FilesDeps, fileId: number) {
+  // A small text is parsed at once, and a file read for the first time (every upload, when the
+  // search index reads it) has none: neither waits for a worker (a busy one, or one still loading
+  // its modules, held a first preview for 8-13 s under the test suite's load).
   const dbFile = sqliteFileOf(deps.db);
   if (dbFile) {
-    // A file read for the first time (every upload, when the search index reads it) has no cached
-    // text, and a small text is read at once: neither waits for a worker (a busy one, or one still
-    // loading its modules, held a first preview for 8-13 s under the test suite's load).
-    const length = await filesRepo.cachedTextLength(deps.db, fileId);
-    if (length === undefined) return undefined;
-    if (length <= SMALL_CACHED_TEXT) {
-      const cached = await filesRepo.getCachedText(deps.db, fileId);
-      return cached === undefined ? undefined : (JSON.parse(cached) as CachedText);
-    }
+    const cached = await filesRepo.cachedTextUpTo(deps.db, fileId, SMALL_CACHED_TEXT);
+    if (!cached) return undefined;
+    if (cached.small !== null) return parseCachedText(cached.small);
     return cpuPool<FilesCpuTasks>().run('readCachedText', { dbFile, fileId });
   }
   const cached = await filesRepo.getCachedText(deps.db, fileId);
-  return cached === undefined ? undefined : cpuPool<FilesCpuTasks>().run('parseCachedText', cached);
+  if (cached === undefined) return undefined;
+  if (cached.length <= SMALL_CACHED_TEXT) return parseCachedText(cached);
+  return cpuPool<FilesCpuTasks>().run('parseCachedText', cached);
 }
 
 /** Cached texts up to this many characters are read and parsed on the event loop (well under 1 ms). */

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../../../test/test-app';
 import type { CpuTasks } from '../../cpu-tasks';
 import { cpuPool, defaultCpuWorkers } from '../../workers/cpu-pool';
 import { heavyPage } from '../../workers/heavy-page.test-helper';
+import { filesRepo } from './files.repo';
 import { getFileText, type FilesDeps } from './files.service';
 import { configureReader } from './reader';
 import { registerWithId, uploadOk } from './test-helpers';
@@ -93,13 +94,9 @@ describe('one read of a file at a time', () => {
       };
       expect((await getFileText(deps, user.id, file.id)).text).toContain('moves to June');
       // Once cached, the small text is read from the cache, again with no worker.
-      const cached = () =>
-        server.app.db
-          .selectFrom('file_text_cache')
-          .select('file_id')
-          .where('file_id', '=', file.id)
-          .executeTakeFirst();
-      await expect.poll(cached, { timeout: 30_000 }).toBeDefined();
+      await expect
+        .poll(() => filesRepo.getCachedText(server.app.db, file.id), { timeout: 30_000 })
+        .toBeDefined();
       expect((await getFileText(deps, user.id, file.id)).text).toContain('moves to June');
       // Nothing else ended meanwhile: the workers were busy throughout.
       expect(
