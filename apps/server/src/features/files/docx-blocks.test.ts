@@ -8,6 +8,11 @@ import {
   TableCell,
   TableRow,
 } from 'docx';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docxBlocks } from './docx-blocks';
 
@@ -67,5 +72,29 @@ describe('docx preview blocks', () => {
         ],
       },
     ]);
+  });
+
+  it('reads a docx without loading jsdom (a second of loading, niced, on a first preview)', async () => {
+    // In a process of its own: another test of this worker may have loaded jsdom already.
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-docx-'));
+    try {
+      const docx = path.join(dir, 'report.docx');
+      writeFileSync(docx, await structuredDocx());
+      const script = `
+        import { readFileSync } from 'node:fs';
+        import { createRequire } from 'node:module';
+        const { docxBlocks } = await import(${JSON.stringify(pathToFileURL(path.resolve(import.meta.dirname, 'docx-blocks.ts')).href)});
+        const blocks = await docxBlocks(readFileSync(${JSON.stringify(docx)}));
+        const loaded = Object.keys(createRequire(import.meta.url).cache);
+        console.log(JSON.stringify({ blocks: blocks.length, jsdom: loaded.some((m) => m.includes('/jsdom/')) }));`;
+      const out = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: import.meta.dirname, encoding: 'utf8' },
+      );
+      expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ blocks: 5, jsdom: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
