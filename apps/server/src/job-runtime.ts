@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { configureReader } from './features/files';
+import { configureReader, warmReader } from './features/files';
 import { registerJobKinds } from './job-kinds';
 import aiPlugin from './plugins/ai';
 import dbPlugin from './plugins/db';
 import jobsPlugin from './plugins/jobs';
 import storagePlugin from './plugins/storage';
 import { registerShutdownOrder } from './shutdown-order';
-import { configureCpuPool } from './workers/cpu-pool';
+import { configureCpuPool, cpuPool } from './workers/cpu-pool';
 
 /**
  * What runs jobs, the same in an app server (app.ts) and in the worker (worker-app.ts): the
@@ -34,4 +34,14 @@ export async function registerJobRuntime(app: FastifyInstance, opts: { pgSchema?
   });
   // Jobs handed over, then the browsers and worker pools they used.
   registerShutdownOrder(app);
+}
+
+/**
+ * Starts a document reader's worker and a CPU worker as a server starts, not at a person's first
+ * upload or preview: each loads for a second of CPU, much longer on a busy machine. Servers only
+ * (server.ts, worker.ts): tests build many apps in one process and would pay it for each.
+ */
+export function warmWorkerPools(): void {
+  warmReader();
+  cpuPool().warm();
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { PROJECT_ROOT } from './environment';
 import { guardProcess } from './lib/process-guards';
 import { recordServerPort } from './lib/server-port';
+import { warmWorkerPools } from './job-runtime';
 
 /** Starts the product: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main() {
@@ -38,6 +39,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const port = (app.server.address() as { port: number }).port;
   recordServerPort(config.dataDir, port);
+  warmWorkerPools();
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`\n  Inkwell is running at http://${shownHost}:${port}${config.BASE_PATH}\n`);
 }

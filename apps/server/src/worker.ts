@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { buildWorker } from './worker-app';
+import { warmWorkerPools } from './job-runtime';
 import { readEnvironment } from './environment';
 import { guardProcess } from './lib/process-guards';
 
@@ -45,6 +46,7 @@ async function main() {
   }
   await app.listen({ port: config.WORKER_PORT, host: config.HOST });
   const port = (app.server.address() as { port: number }).port;
+  warmWorkerPools();
   console.log(
     `\n  Inkwell worker is running jobs (${config.JOB_CONCURRENCY} at once); health at port ${port}\n`,
   );

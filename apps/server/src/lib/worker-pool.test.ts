@@ -1,4 +1,6 @@
-import { getPriority } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FixtureCall } from './worker-pool.fixture';
@@ -131,5 +133,52 @@ describe.runIf(process.platform === 'linux')('WorkerPool: time limits in CPU tim
     );
     await expect(stuck).rejects.toThrow('a worker took too long');
     expect(Date.now() - started).toBeGreaterThanOrEqual(LIMIT_MS * CPU_LIMIT_WALL_CAP - 5);
+  }, 60_000);
+});
+
+/**
+ * With one call per worker, a call goes to a loaded worker only: it waits for whichever comes
+ * first, a busy worker ending its call or a worker started for it loading. Handed to a worker
+ * just started, a person's docx preview waited over 10 s for its load on a busy machine while
+ * the other worker ended its index computation in milliseconds.
+ */
+describe('WorkerPool: calls wait for a loaded worker', () => {
+  const pool = new WorkerPool(fixture, { size: 2, callsPerWorker: 1 });
+  const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-pool-'));
+  const held = path.join(dir, 'hold');
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    delete process.env.WORKER_POOL_FIXTURE_HOLD;
+    await pool.close();
+  });
+
+  it('runs a call on the busy loaded worker once it is free, not on one still loading', async () => {
+    const flag = new SharedArrayBuffer(4);
+    const first = pool.call({ op: 'block', flag } satisfies FixtureCall);
+    await expect.poll(() => pool.threads()[0]?.calls.length, { timeout: 30_000 }).toBe(1);
+    const loaded = pool.threads()[0]!.threadId;
+    // Workers started from now on do not finish loading until the file is gone.
+    writeFileSync(held, '');
+    process.env.WORKER_POOL_FIXTURE_HOLD = held;
+    const second = pool.call<number>({ op: 'thread' } satisfies FixtureCall);
+    // A second worker is started for it (it may be needed), and stays loading.
+    await expect.poll(() => pool.started, { timeout: 30_000 }).toBe(2);
+    Atomics.store(new Int32Array(flag), 0, 1);
+    Atomics.notify(new Int32Array(flag), 0);
+    expect(await first).toBe('released');
+    expect(await second).toBe(loaded);
+    rmSync(held);
+  }, 60_000);
+
+  it('fails the calls waiting for a worker that cannot load', async () => {
+    const broken = new WorkerPool(new URL('./no-such-module.js', import.meta.url), {
+      size: 2,
+      callsPerWorker: 1,
+    });
+    try {
+      await expect(broken.call({ op: 'echo', value: 'x' })).rejects.toThrow();
+    } finally {
+      await broken.close();
+    }
   }, 60_000);
 });

@@ -75,6 +75,8 @@ interface Call {
 
 interface Slot {
   worker?: Worker;
+  /** Its worker has loaded its module (said `ready`). */
+  ready?: boolean;
   /** The worker thread's Linux thread id, once it has said it (for its CPU time). */
   tid?: number;
   pending: Map<number, { call: Call; timer?: NodeJS.Timeout }>;
@@ -87,9 +89,11 @@ export interface PoolThread {
 }
 
 type Reply =
-  | { id: number; result?: unknown; error?: string; status?: number }
+  | { id: number; result?: unknown; error?: string; status?: number; ready?: undefined }
   /** The first message of a worker on Linux: its thread id. */
-  | { id?: undefined; tid: number };
+  | { id?: undefined; tid: number; ready?: undefined }
+  /** Its module has loaded. */
+  | { id?: undefined; tid?: undefined; ready: true };
 
 /**
  * Worker threads for CPU work the event loop must not do (document reading, audits, summary
@@ -162,21 +166,61 @@ export class WorkerPool {
     const idle = this.slots.filter((s) => s.worker && s.pending.size === 0);
     // Detached first: a call arriving meanwhile starts a new worker instead of a dying one.
     const workers = idle.map((s) => s.worker!);
-    for (const s of idle) s.worker = undefined;
+    for (const s of idle) {
+      s.worker = undefined;
+      s.ready = false;
+    }
+    // Calls waiting for a worker that was loading get a new one.
+    this.dispatch();
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  /**
+   * Starts a worker (one at most, in a free slot) so that a first call finds it loaded: the load
+   * takes a second of CPU, more on a busy machine. An idle worker keeps nothing alive.
+   */
+  warm(): void {
+    if (this.slots.some((s) => s.worker)) return;
+    this.spawn(this.slots[0]!);
+  }
+
+  /**
+   * With a limit of calls per worker, a call goes only to a loaded worker: it waits in the queue
+   * for whichever is first, a busy worker ending its call (milliseconds, often) or a worker
+   * started for it loading (a second of CPU, over 10 s on a loaded machine: a person's docx
+   * preview, handed to a worker just started while another ran an index computation, waited
+   * that long). Without a limit, calls are handed over at once and wait in their worker.
+   */
+  private get gated(): boolean {
+    return this.options.callsPerWorker !== undefined && this.options.callsPerWorker < Infinity;
   }
 
   /** Hands queued calls to workers with room, in order (a routed call waits for its own). */
   private dispatch(): void {
+    let waiting = 0;
     for (let i = 0; i < this.queue.length;) {
       const call = this.queue[i]!;
       const slot = this.slotFor(call.options.route);
       if (!slot) {
+        if (call.options.route === undefined) waiting++;
         i++;
         continue;
       }
       this.queue.splice(i, 1);
       this.send(slot, call);
+    }
+    if (this.gated) this.startFor(waiting);
+  }
+
+  /** Workers started for calls that wait: as many loading as calls waiting, in free slots. */
+  private startFor(waiting: number): void {
+    let loading = this.slots.filter((s) => s.worker && !s.ready).length;
+    for (const slot of this.slots) {
+      if (loading >= waiting) return;
+      if (slot.worker) continue;
+      // Kept alive while it loads for a call, as a call in flight keeps its worker.
+      this.spawn(slot).ref();
+      loading++;
     }
   }
 
@@ -184,7 +228,9 @@ export class WorkerPool {
     const cap = this.options.callsPerWorker ?? Infinity;
     const candidates =
       route === undefined ? this.slots : [this.slots[hash(route) % this.slots.length]!];
-    const free = candidates.filter((s) => s.pending.size < cap);
+    const free = candidates.filter(
+      (s) => s.pending.size < cap && (route !== undefined || !this.gated || s.ready),
+    );
     // The least busy; between equals, a running worker (its start-up is paid).
     return free.reduce<Slot | undefined>(
       (best, s) =>
@@ -240,9 +286,17 @@ export class WorkerPool {
     this.live.add(worker);
     worker.once('exit', () => this.live.delete(worker));
     worker.unref();
+    slot.worker = worker;
     slot.tid = undefined;
+    slot.ready = false;
     worker.on('message', (reply: Reply) => {
       if (slot.worker !== worker) return;
+      if (reply.ready) {
+        slot.ready = true;
+        this.dispatch();
+        if (slot.pending.size === 0) worker.unref();
+        return;
+      }
       if (reply.id === undefined) {
         slot.tid = reply.tid;
         return;
@@ -293,12 +347,21 @@ export class WorkerPool {
 
   private fail(slot: Slot, worker: Worker, failure: CallFailure): void {
     if (slot.worker !== worker) return;
+    const loaded = slot.ready;
     slot.worker = undefined;
+    slot.ready = false;
     const calls = [...slot.pending.values()];
     slot.pending.clear();
     for (const { call, timer } of calls) {
       clearTimeout(timer);
       call.reject(this.error(failure));
+    }
+    // A worker that could not load (its module threw) would fail again: the calls waiting for a
+    // worker fail with it, unless a loaded worker is there to take them.
+    if (this.gated && !loaded && !this.slots.some((s) => s.ready)) {
+      const waiting = this.queue.filter((c) => c.options.route === undefined);
+      this.queue.splice(0, this.queue.length, ...this.queue.filter((c) => !waiting.includes(c)));
+      for (const call of waiting) call.reject(this.error(failure));
     }
     this.dispatch();
   }

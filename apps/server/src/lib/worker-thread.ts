@@ -25,7 +25,8 @@ export function threadCpuMs(tid: number): number | undefined {
  * does not inherit the loader of the thread that starts it, so it registers tsx first. A niced
  * worker takes its niceness once its module has loaded: the load (about a second of CPU) is on a
  * person's way, their first task waits for it, and under load a niced load took over 10 s; the
- * tasks themselves run niced (the niceness is set before the first call is handled).
+ * tasks themselves run niced (the niceness is set before the first call is handled). It says
+ * `{ ready: true }` once loaded: a pool of one call per worker hands calls only to loaded workers.
  */
 export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
   // On Linux, setpriority() of "this process" (0) sets the calling thread's only; elsewhere it
@@ -40,13 +41,13 @@ export function workerBootstrap(moduleUrl: URL, niceness = 0): string {
       ? `try { require('node:worker_threads').parentPort.postMessage({ tid: Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) }); } catch {}\n`
       : '';
   // `require` is the bootstrap's own (an eval'd CommonJS script), kept for after the import.
-  const niced = nice ? `.then(() => { ${nice} })` : '';
+  const ready = `.then(() => { ${nice} require('node:worker_threads').parentPort.postMessage({ ready: true }); })`;
   if (!moduleUrl.pathname.endsWith('.ts'))
-    return `${tid}import(${JSON.stringify(moduleUrl.href)})${niced};`;
+    return `${tid}import(${JSON.stringify(moduleUrl.href)})${ready};`;
   // tsx's ESM API (its package maps 'tsx/esm/api' to index.mjs for import, index.cjs for require)
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-  return `${tid}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); })${niced};`;
+  return `${tid}import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl.href)}); })${ready};`;
 }
 
 /** The URL of a sibling module, as .ts when running from sources and .js when built. */

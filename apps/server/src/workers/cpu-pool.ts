@@ -144,6 +144,11 @@ export class CpuPool<T extends CpuTaskTable = CpuTaskTable> {
     }
   }
 
+  /** Starts a signed-in users' worker ahead of their first task (a server's start). */
+  warm(): void {
+    this.lanes['signed-in'].warm();
+  }
+
   close(): Promise<void> {
     return Promise.all([this.lanes['signed-in'].close(), this.lanes.anonymous.close()]).then(
       () => undefined,

@@ -9,6 +9,7 @@ export {
   extractText,
   READER_VERSION,
   type TextUnit,
+  warmReader,
 } from './reader';
 export { UPLOAD_LEASE } from './upload-lease';
 export { filesAccountCleanup } from './files-account-cleanup';

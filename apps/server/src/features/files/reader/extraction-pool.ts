@@ -51,6 +51,11 @@ export class ExtractionPool {
     });
   }
 
+  /** Starts a worker ahead of the first document (a server's start). */
+  warm(): void {
+    this.pool.warm();
+  }
+
   /** Workers started so far: a stopped parse's worker is replaced, never reused. */
   get started(): number {
     return this.pool.started;

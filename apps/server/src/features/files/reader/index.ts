@@ -1,4 +1,4 @@
-export { configureReader, extractText } from './extract';
+export { configureReader, extractText, warmReader } from './extract';
 export { decodeText } from './text-encoding';
 export {
   DEFAULT_LIMITS,
