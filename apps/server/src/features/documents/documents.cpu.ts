@@ -3,7 +3,7 @@ import { estimateTokens } from '../../lib/token-estimate';
 import type { TextUnit } from '../files';
 import { documentPieces, packChunks } from './chunking';
 import { selectSentences } from './extractive/select-sentences';
-import { buildFilePassages } from './knowledge/passages';
+import { buildFilePassages, indexRows } from './knowledge/passages';
 
 /**
  * The documents feature's CPU pool tasks (listed with the others in src/cpu-tasks.ts), apart from
@@ -29,7 +29,7 @@ export const documentsCpuTasks = {
     return packChunks(pieces, a.budget, count);
   },
   /** A file's passages and their terms for the search index (knowledge/). */
-  searchPassages: (a: { units: TextUnit[]; text: string }) => buildFilePassages(a),
+  searchPassages: (a: { units: TextUnit[]; text: string }) => indexRows(buildFilePassages(a)),
 };
 
 export type DocumentsCpuTasks = typeof documentsCpuTasks;

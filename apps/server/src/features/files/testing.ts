@@ -1,2 +1,3 @@
 export { makeDocx, makePdf, makePptx, makeXlsx } from './reader/test-fixtures';
 export { registerWithId, uploadOk } from './test-helpers';
+export { extractionPool } from './reader/extraction-pool';

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../test/test-app';
-import { registerWithId, uploadOk } from '../../files/testing';
+import { cpuPool } from '../../../workers/cpu-pool';
+import { extractionPool, registerWithId, uploadOk } from '../../files/testing';
 import { SearchIndexer } from './indexer';
 import { untilIndexed } from './test-helpers';
 
@@ -57,6 +58,103 @@ describe('search indexer sweep', () => {
     await sweeping;
     await indexer.idle();
     expect(indexer.indexed).toBe(1);
+    await indexer.stop();
+  });
+});
+
+/**
+ * A folder indexed as a pipeline: while one file's rows are written, the next file's terms are
+ * computed (one file at a time left a core idle during each write), and never two files read or
+ * two files' terms computed at once (each pool keeps a worker for people).
+ */
+describe('search indexer pipeline', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await server?.close();
+  });
+
+  it("computes the next file's terms while the last one's rows are written, one read and one computation at a time", async () => {
+    const user = await registerWithId(server);
+    const files = [];
+    for (const name of ['march.txt', 'contract.txt', 'prices.txt'])
+      files.push(await uploadOk(server, user.token, name, `The ${name} file says what it says.`));
+    await untilIndexed(server, user.token);
+    // The app's own indexer stops; the files are pending again, as after an upgrade.
+    await server.app.knowledge.stop();
+    await server.app.db.updateTable('search_files').set({ reader: 0 }).execute();
+    // Their texts read again by the reader's workers, as the upload's index read them.
+    await server.app.db.deleteFrom('file_text_cache').execute();
+
+    // The CPU pool's terms computations, counted as they start and end.
+    const pool = cpuPool();
+    const run = pool.run.bind(pool);
+    let computing = 0;
+    let mostAtOnce = 0;
+    let started = 0;
+    let ended = 0;
+    let secondStarted!: () => void;
+    const second = new Promise<void>((r) => (secondStarted = r));
+    let reading = 0;
+    let mostReadsAtOnce = 0;
+    const reader = extractionPool();
+    const read = reader.read.bind(reader);
+    vi.spyOn(reader, 'read').mockImplementation((...args) => {
+      mostReadsAtOnce = Math.max(mostReadsAtOnce, ++reading);
+      return read(...args).finally(() => reading--);
+    });
+    vi.spyOn(pool, 'run').mockImplementation(async (task, arg, opts) => {
+      if (task !== 'searchPassages') return run(task, arg, opts);
+      computing++;
+      mostAtOnce = Math.max(mostAtOnce, computing);
+      if (++started === 2) secondStarted();
+      try {
+        return await run(task, arg, opts);
+      } finally {
+        computing--;
+        ended++;
+      }
+    });
+    // The first write after the first computation (that file's rows) is held until the second
+    // file's computation has started: indexing one file after another would never get there.
+    let held = false;
+    const db = new Proxy(server.app.db, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop);
+        if (typeof value !== 'function') return value;
+        if (prop !== 'connection' || held || ended === 0 || started > 1) return value.bind(target);
+        held = true;
+        return () => {
+          const conn = target.connection();
+          return {
+            execute: async <T>(f: Parameters<typeof conn.execute<T>>[0]) => {
+              await second;
+              return conn.execute(f);
+            },
+          };
+        };
+      },
+    });
+    const indexer = new SearchIndexer(
+      { db, dialect: server.dialect, storage: server.app.storage },
+      server.app.log,
+    );
+    for (const f of files) indexer.add(f.id, user.id);
+    await indexer.idle();
+
+    expect(held).toBe(true);
+    expect(indexer.indexed).toBe(3);
+    expect(mostAtOnce).toBe(1);
+    // Their texts are read one at a time too.
+    expect(mostReadsAtOnce).toBe(1);
+    expect((await untilIndexed(server, user.token)).map((f) => f.search)).toEqual([
+      'searchable',
+      'searchable',
+      'searchable',
+    ]);
     await indexer.stop();
   });
 });

@@ -11,13 +11,18 @@ import { INDEX_VERSION } from './terms';
  * (add), and a sweep finds every file not indexed yet (files from before the upgrade, a file
  * indexed by an older INDEX_VERSION, terms.ts: a newer reader or new terms; an index cut short
  * by a restart or an OCR read still running).
- * One file at a time, its text read by the reader's workers (OCR for scans) and its terms
- * computed in the CPU pool, so the event loop only writes the rows. Rename changes nothing (the
- * name is joined at question time); delete, delete all and account deletion remove the rows by
- * cascade.
+ * Two files in flight, their text read by the reader's workers (OCR for scans) and their terms
+ * computed in the CPU pool, so the event loop only writes the rows: while one file's rows are
+ * written, the next one's text is read and its terms computed (one file at a time left a core
+ * idle during each write: bench/REPORT.md, ask-files, indexing rate). Only one file is read and
+ * one file's terms computed at a time, so each pool keeps a worker for people (a preview, a
+ * summary's parts) however many files wait. Rename changes nothing (the name is joined
+ * at question time); delete, delete all and account deletion remove the rows by cascade.
  */
 const SWEEP_MS = 15_000;
 const SWEEP_BATCH = 100;
+/** Files indexed at once: one's terms computed while the other's rows are written. */
+const IN_FLIGHT = 2;
 
 export const NO_TEXT = 'No text could be read from this file.';
 
@@ -28,10 +33,15 @@ const isGone = (err: unknown) => {
 
 export class SearchIndexer {
   private readonly queue = new Map<number, number>();
-  private current: number | undefined;
+  /** The files being indexed now. */
+  private readonly current = new Set<number>();
+  /** The lanes working through the queue, at most IN_FLIGHT. */
+  private readonly lanes = new Set<Promise<void>>();
+  /** One text read at a time (the reader's workers), and one terms computation (the CPU pool). */
+  private readonly reading = new OneAtATime();
+  private readonly computing = new OneAtATime();
   /** For each sweep reading the pending files: the files finished meanwhile. */
   private readonly sweeps = new Set<Set<number>>();
-  private pumping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Files indexed by this process, for the bench and the Admin page. */
@@ -68,14 +78,14 @@ export class SearchIndexer {
 
   /** Resolves when no file is queued or being indexed (tests). */
   async idle(): Promise<void> {
-    while (this.pumping) await this.pumping;
+    while (this.lanes.size) await Promise.all(this.lanes);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.queue.clear();
-    await this.pumping;
+    await Promise.all(this.lanes);
   }
 
   /**
@@ -93,32 +103,37 @@ export class SearchIndexer {
       this.sweeps.delete(finished);
     }
     for (const r of rows)
-      if (r.id !== this.current && !this.queue.has(r.id) && !finished.has(r.id))
+      if (!this.current.has(r.id) && !this.queue.has(r.id) && !finished.has(r.id))
         this.queue.set(r.id, r.user_id);
     this.pump();
   }
 
+  /** Starts lanes while files wait, up to IN_FLIGHT. */
   private pump(): void {
-    if (this.pumping || this.stopped) return;
-    this.pumping = (async () => {
-      while (!this.stopped && this.queue.size) {
-        const [fileId, userId] = this.queue.entries().next().value!;
-        this.queue.delete(fileId);
-        this.current = fileId;
-        try {
-          await this.index(fileId, userId);
-        } catch (err) {
-          // Left 'reading': the next sweep tries again.
-          if (!isGone(err)) this.log.warn({ err, fileId }, 'search index: a file failed');
-        } finally {
-          this.current = undefined;
-          for (const finished of this.sweeps) finished.add(fileId);
-        }
+    while (!this.stopped && this.lanes.size < Math.min(IN_FLIGHT, this.queue.size)) {
+      const lane: Promise<void> = this.lane().finally(() => {
+        this.lanes.delete(lane);
+        this.pump(); // a file queued as the lane ended
+      });
+      this.lanes.add(lane);
+    }
+  }
+
+  private async lane(): Promise<void> {
+    while (!this.stopped && this.queue.size) {
+      const [fileId, userId] = this.queue.entries().next().value!;
+      this.queue.delete(fileId);
+      this.current.add(fileId);
+      try {
+        await this.index(fileId, userId);
+      } catch (err) {
+        // Left 'reading': the next sweep tries again.
+        if (!isGone(err)) this.log.warn({ err, fileId }, 'search index: a file failed');
+      } finally {
+        this.current.delete(fileId);
+        for (const finished of this.sweeps) finished.add(fileId);
       }
-    })().finally(() => {
-      this.pumping = undefined;
-      if (this.queue.size) this.pump();
-    });
+    }
   }
 
   private async index(fileId: number, userId: number): Promise<void> {
@@ -126,7 +141,7 @@ export class SearchIndexer {
     await knowledgeRepo.markReading(db, dialect, fileId, userId);
     let text;
     try {
-      text = await getFileText(this.deps, userId, fileId);
+      text = await this.reading.run(() => getFileText(this.deps, userId, fileId));
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
       if (err instanceof HttpError && err.statusCode === 400)
@@ -145,13 +160,23 @@ export class SearchIndexer {
     if (text.timedOut) return;
     if (!text.text.trim())
       return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, NO_TEXT, INDEX_VERSION);
-    const built = await cpuPool<DocumentsCpuTasks>().run('searchPassages', {
-      units: text.units,
-      text: text.text,
-    });
+    const built = await this.computing.run(() =>
+      cpuPool<DocumentsCpuTasks>().run('searchPassages', { units: text.units, text: text.text }),
+    );
     if (this.stopped) return;
     await knowledgeRepo.replace(db, dialect, fileId, userId, built, INDEX_VERSION);
     this.indexed++;
     this.onIndexed();
+  }
+}
+
+/** Runs tasks one after another, each after the one asked before it has settled. */
+class OneAtATime {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.last.then(task, task);
+    this.last = run.catch(() => undefined);
+    return run;
   }
 }

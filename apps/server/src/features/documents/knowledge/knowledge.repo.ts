@@ -4,7 +4,7 @@ import { sqliteFileOf, type Db, type Dialect } from '../../../db/database';
 import { withUnsyncedCommit } from '../../../db/unsynced-commit';
 import { readStoredRows } from '../retrieval/passage-pool';
 import { PENDING_PREFIX } from '../../files';
-import type { IndexedFile } from './passages';
+import type { IndexRows } from './passages';
 import { unpack, type Stored } from './packed-text';
 
 /**
@@ -120,10 +120,19 @@ export const knowledgeRepo = {
   // The index's writes commit without waiting for the disk (db/unsynced-commit.ts): it is built
   // from the files, and a file whose last index a power cut rolled back is pending again, so the
   // sweep indexes it again. An fsync is about a millisecond a commit, two a file.
-  markReading: (db: Db, dialect: Dialect, fileId: number, userId: number) =>
-    withUnsyncedCommit(db, dialect, (trx) =>
+  async markReading(db: Db, dialect: Dialect, fileId: number, userId: number) {
+    // A new file has no row yet, which reads as 'reading' everywhere (and as pending to the
+    // sweep): no transaction for it, a millisecond of every upload's index.
+    const row = await db
+      .selectFrom('search_files')
+      .select('state')
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    if (!row) return;
+    await withUnsyncedCommit(db, dialect, (trx) =>
       setState(trx, fileId, userId, 'reading', { reader: 0 }),
-    ),
+    );
+  },
 
   markUnreadable: (
     db: Db,
@@ -144,7 +153,7 @@ export const knowledgeRepo = {
     dialect: Dialect,
     fileId: number,
     userId: number,
-    f: IndexedFile,
+    f: IndexRows,
     reader: number,
   ) =>
     withUnsyncedCommit(db, dialect, async (trx) => {

@@ -37,6 +37,18 @@ export interface IndexedFile {
   blocks: Uint8Array[];
 }
 
+/**
+ * What the index stores of a file: its passages without their texts, which are in the blocks
+ * (each passage's text would be sent back from the CPU pool for nothing, the file's text again).
+ */
+export type IndexRows = Omit<IndexedFile, 'passages'> & {
+  passages: Omit<IndexedPassage, 'text'>[];
+};
+
+export function indexRows(f: IndexedFile): IndexRows {
+  return { ...f, passages: f.passages.map(({ text: _, ...p }) => p) };
+}
+
 /** Most passages a file keeps: its rows are keyed file_id × 2^20 + ord. */
 export const MAX_PASSAGES = 1 << 20;
 /**
