@@ -15,6 +15,7 @@ import * as personalDictionary from './migrations/035-personal-dictionary';
 import * as searchIndex from './migrations/040-search-index';
 import * as searchBlocks from './migrations/041-search-blocks';
 import * as searchVectors from './migrations/042-search-vectors';
+import * as searchFtsMerge from './migrations/043-search-fts-merge';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -36,6 +37,7 @@ const migrations: Record<string, DialectMigration> = {
   '040-search-index': searchIndex,
   '041-search-blocks': searchBlocks,
   '042-search-vectors': searchVectors,
+  '043-search-fts-merge': searchFtsMerge,
 };
 
 export async function migrateToLatest(

@@ -4,6 +4,7 @@ import { cpuPool } from '../../../workers/cpu-pool';
 import type { DocumentsCpuTasks } from '../documents.cpu';
 import { getFileText, type FilesDeps } from '../../files';
 import { knowledgeRepo } from './knowledge.repo';
+import { mergeIndexStep } from './segment-merge';
 import { INDEX_VERSION } from './terms';
 
 /**
@@ -44,6 +45,8 @@ export class SearchIndexer {
   private readonly sweeps = new Set<Set<number>>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The index's segments being merged, while no file waits (mergeWhenIdle). */
+  private merging: Promise<void> | undefined;
   /** Files indexed by this process, for the bench and the Admin page. */
   indexed = 0;
 
@@ -86,6 +89,7 @@ export class SearchIndexer {
     clearTimeout(this.timer);
     this.queue.clear();
     await Promise.all(this.lanes);
+    await this.merging;
   }
 
   /**
@@ -114,9 +118,30 @@ export class SearchIndexer {
       const lane: Promise<void> = this.lane().finally(() => {
         this.lanes.delete(lane);
         this.pump(); // a file queued as the lane ended
+        if (this.lanes.size === 0) this.mergeWhenIdle();
       });
       this.lanes.add(lane);
     }
+  }
+
+  /**
+   * Once no file waits, the index's segments are merged a step at a time (knowledgeRepo.mergeStep,
+   * a few ms each) until there is nothing to merge or a file comes: merged while indexing, they
+   * cost every upload of a folder; left unmerged, every question reads more of them.
+   */
+  private mergeWhenIdle(): void {
+    if (this.merging || this.stopped) return;
+    const idle = () => !this.stopped && this.queue.size === 0 && this.lanes.size === 0;
+    this.merging = (async () => {
+      try {
+        while (idle() && (await mergeIndexStep(this.deps.db, this.deps.dialect)))
+          await new Promise((resolve) => setImmediate(resolve));
+      } catch (err) {
+        this.log.warn({ err }, 'search index: merging its segments failed');
+      } finally {
+        this.merging = undefined;
+      }
+    })();
   }
 
   private async lane(): Promise<void> {
