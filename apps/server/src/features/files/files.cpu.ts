@@ -10,7 +10,7 @@ export const filesCpuTasks = {
   parseCachedText,
   /** A file's cached text read from its SQLite file and parsed (undefined when not cached). */
   readCachedText: (a: { dbFile: string; fileId: number }) => readCachedText(a.dbFile, a.fileId),
-  /** A docx's headings, lists and tables for its preview (mammoth, then jsdom). */
+  /** A docx's headings, lists and tables for its preview (mammoth, then parse5). */
   docxBlocks: (bytes: Uint8Array) =>
     docxBlocks(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
 };

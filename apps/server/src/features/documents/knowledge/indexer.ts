@@ -125,7 +125,7 @@ export class SearchIndexer {
   }
 
   /**
-   * Once no file waits, the index's segments are merged a step at a time (knowledgeRepo.mergeStep,
+   * Once no file waits, the index's segments are merged a step at a time (mergeIndexStep,
    * a few ms each) until there is nothing to merge or a file comes: merged while indexing, they
    * cost every upload of a folder; left unmerged, every question reads more of them.
    */

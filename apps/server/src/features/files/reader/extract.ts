@@ -16,6 +16,11 @@ export function configureReader(settings: Partial<ReaderLimits>): void {
   configured = settings;
 }
 
+/** Starts a reader's worker ahead of the first document: its load is a second of CPU. */
+export function warmReader(): void {
+  extractionPool().warm();
+}
+
 /**
  * Reads the text of a document of any of the six types, in a worker thread (extraction-pool.ts).
  * Never throws anything but DocumentReadError (400 'could not read this file: …') for a bad
@@ -26,11 +31,6 @@ export function configureReader(settings: Partial<ReaderLimits>): void {
  * telling the user that their file is damaged. So is a read that stalls (an object store that stops
  * sending): it is cut off at the same time limit as the parse, so the request never hangs.
  */
-/** Starts a reader's worker ahead of the first document: its load is a second of CPU. */
-export function warmReader(): void {
-  extractionPool().warm();
-}
-
 export async function extractText(
   input: ExtractInput,
   limits: Partial<ReaderLimits> = {},
