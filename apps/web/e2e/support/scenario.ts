@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startProductAi, type OpenAITestServer, type OpenAITestServerOptions } from './ai';
 import { launchBrowser, newContext, saveFailure } from './browser';
 import { startProductServer, type ProductServer } from './product-server';
+import { watchSlowRequests } from './slow-requests';
 
 export interface Scenario {
   server: ProductServer;
@@ -41,10 +42,12 @@ export function useScenario(
     await s.ai?.close();
   });
   let problems: string[] = [];
+  let slowRequests: () => string[] = () => [];
   beforeEach(async () => {
     problems = [];
     s.context = await newContext(s.browser, { viewport: opts.viewport });
     s.page = await s.context.newPage();
+    slowRequests = watchSlowRequests(s.page);
     // Uncaught errors and missing assets (e.g. the web app rebuilt mid-run) explain blank pages.
     s.page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     s.page.on('response', (r) => {
@@ -55,7 +58,7 @@ export function useScenario(
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') {
-      await saveFailure(s.context, s.page, ctx.task.name, problems);
+      await saveFailure(s.context, s.page, ctx.task.name, [...problems, ...slowRequests()]);
     }
     await s.context.close();
   });

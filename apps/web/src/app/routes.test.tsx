@@ -10,6 +10,7 @@ import {
   type MockHandler,
 } from '../test/utils';
 import { APP_ROUTES } from '@inkwell/contract';
+import { apiRequest } from '../lib/api-client';
 import { AppRoutes } from './routes';
 
 vi.mock('../features/contact/components/Captcha', () => ({ Captcha: () => <span>captcha</span> }));
@@ -185,9 +186,20 @@ describe('top bar', () => {
     expect(screen.queryByRole('menuitem', { name: 'Admin' })).toBeNull();
     cleanup();
 
-    const operator = setup('/faq', profile('operator'));
+    // The operator's profile is held: no item shows before Admin can take its place, so Logout
+    // never moves down under a pointer on its way to it.
+    let answerProfile = () => {};
+    const profileHeld = new Promise<void>((r) => (answerProfile = r));
+    const operator = setup('/faq', (req) =>
+      req.path === 'user' ? profileHeld.then(() => profile('operator')(req)) : undefined,
+    );
     await operator.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await waitFor(() => expect(callsTo(operator.fetchMock, 'user')).toHaveLength(1));
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Loading…']);
+    answerProfile();
     await screen.findByRole('menuitem', { name: 'Admin' });
+    // Focus moves to the first item, as when the items were there at the opening.
+    await waitFor(() => expect(screen.getByRole('menuitem', { name: 'My Files' })).toHaveFocus());
     expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
       'My Files',
       'Account',
@@ -213,6 +225,30 @@ describe('top bar', () => {
     expect(localStorage.getItem('firstName')).toBeNull();
     expect(callsTo(fetchMock, 'logout')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull();
+  });
+
+  it('keeps "Logging out..." up and still goes to /login when a 401 ends the session meanwhile', async () => {
+    // The logout ends the server's session first: a request sent meanwhile (the page's polls)
+    // is answered 401, its refresh too, and the client clears the session before the modal's
+    // 2 s are over. That takes the account menu away, but not the modal or the way to /login.
+    signIn('Ada');
+    let answerLogout = () => {};
+    const logoutHeld = new Promise<void>((r) => (answerLogout = r));
+    const { user } = setup('/faq', (req) => {
+      if (req.path === 'logout') return logoutHeld.then(() => json(200, { message: 'Logged out' }));
+      if (req.path === 'probe' || req.path === 'token/refresh') {
+        return json(401, { error: 'Invalid token' });
+      }
+      return undefined;
+    });
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+    expect(await screen.findByText('Logging out...')).toBeInTheDocument();
+    await expect(apiRequest('probe')).rejects.toThrow();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull());
+    expect(screen.getByText('Logging out...')).toBeInTheDocument();
+    answerLogout();
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/), { timeout: 4000 });
   });
 
   it('shows the server alert with its title until closed', async () => {

@@ -1,40 +1,47 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import AccountCircle from '@mui/icons-material/AccountCircle';
+import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import FolderOpen from '@mui/icons-material/FolderOpen';
 import Logout from '@mui/icons-material/Logout';
 import Person from '@mui/icons-material/Person';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { IconMenu } from '../../components/ui/IconMenu';
-import { useHasBeenTrue } from '../../lib/use-has-been-true';
+import { USER_QUERY_KEY } from '../../features/account/api/user-query-key';
 import { useUiState } from '../ui-state';
-import { useLogoutFlow } from './use-logout-flow';
-
-// Loads on the first logout, outside what `/` loads to render.
-const loadLogoutModal = () => import('./LogoutModal');
-const LogoutModal = lazy(() => loadLogoutModal().then((m) => ({ default: m.LogoutModal })));
-// Loads with the menu: whether the user is an operator needs the profile.
-const AdminMenuItem = lazy(() =>
-  import('./AdminMenuItem').then((m) => ({ default: m.AdminMenuItem })),
-);
+import { loadLogoutModal } from './use-logout-flow';
 
 /** Signed in: the first name and the account menu (My Files, Account, [Admin,] Logout). */
-export function AccountMenu({ firstName }: { firstName: string }) {
+export function AccountMenu({ firstName, onLogout }: { firstName: string; onLogout: () => void }) {
   const navigate = useNavigate();
   const { openFileDrawer } = useUiState();
-  const { loggingOut, start } = useLogoutFlow();
-  const logoutShown = useHasBeenTrue(loggingOut);
+  const [menuOpened, setMenuOpened] = useState(false);
+  // Whether Admin is listed needs the profile, fetched with the menu's first opening. The items
+  // show once it is known (or failed): an Admin item arriving later would push Logout down under
+  // a pointer already on its way to it.
+  // The fetch's code and schema load with it, outside what `/` loads to render.
+  const profile = useQuery({
+    queryKey: USER_QUERY_KEY,
+    queryFn: () => import('../../features/account/api/get-user').then((m) => m.getUser()),
+    enabled: menuOpened,
+  });
+  const roleKnown = !profile.isPending || profile.failureCount > 0;
   const items: { label: string; icon: ReactNode; run: () => void }[] = [
     { label: 'My Files', icon: <FolderOpen fontSize="small" />, run: openFileDrawer },
     { label: 'Account', icon: <Person fontSize="small" />, run: () => navigate('/account') },
-    {
-      label: 'Logout',
-      icon: <Logout fontSize="small" />,
-      // The modal's code first: its 2 s count from when it can show (a slow chunk ate them).
-      run: () => void loadLogoutModal().then(start, start),
-    },
+    ...(profile.data?.role === 'operator'
+      ? [
+          {
+            label: 'Admin',
+            icon: <AdminPanelSettings fontSize="small" />,
+            run: () => navigate('/admin'),
+          },
+        ]
+      : []),
+    { label: 'Logout', icon: <Logout fontSize="small" />, run: onLogout },
   ];
 
   return (
@@ -58,40 +65,32 @@ export function AccountMenu({ firstName }: { firstName: string }) {
         buttonLabel="Account menu"
         menuLabel="Account menu options"
         icon={<AccountCircle />}
+        onOpen={() => {
+          setMenuOpened(true);
+          void loadLogoutModal().catch(() => undefined);
+        }}
       >
         {(close) =>
-          items.flatMap((item) => [
-            // Admin, for operators, comes just before Logout.
-            ...(item.label === 'Logout'
-              ? [
-                  <Suspense key="admin" fallback={null}>
-                    <AdminMenuItem
-                      onChoose={() => {
-                        close();
-                        navigate('/admin');
-                      }}
-                    />
-                  </Suspense>,
-                ]
-              : []),
-            <MenuItem
-              key={item.label}
-              onClick={() => {
-                close();
-                item.run();
-              }}
-            >
-              <ListItemIcon>{item.icon}</ListItemIcon>
-              {item.label}
-            </MenuItem>,
-          ])
+          roleKnown
+            ? items.map((item) => (
+                <MenuItem
+                  key={item.label}
+                  onClick={() => {
+                    close();
+                    item.run();
+                  }}
+                >
+                  <ListItemIcon>{item.icon}</ListItemIcon>
+                  {item.label}
+                </MenuItem>
+              ))
+            : [
+                <MenuItem key="loading" disabled>
+                  Loading…
+                </MenuItem>,
+              ]
         }
       </IconMenu>
-      {logoutShown && (
-        <Suspense fallback={null}>
-          <LogoutModal open={loggingOut} />
-        </Suspense>
-      )}
     </>
   );
 }

@@ -15,12 +15,15 @@ export function IconMenu({
   buttonLabel,
   menuLabel,
   icon,
+  onOpen,
   children,
 }: {
   id: string;
   buttonLabel: string;
   menuLabel: string;
   icon: ReactNode;
+  /** Called as the menu opens: the place to start loading what its items need. */
+  onOpen?: () => void;
   children: (close: () => void) => ReactNode;
 }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -34,7 +37,10 @@ export function IconMenu({
         aria-haspopup="menu"
         aria-controls={anchor ? id : undefined}
         aria-expanded={anchor ? 'true' : undefined}
-        onClick={(e) => setAnchor(e.currentTarget)}
+        onClick={(e) => {
+          onOpen?.();
+          setAnchor(e.currentTarget);
+        }}
       >
         {icon}
       </IconButton>
