@@ -24,6 +24,7 @@ import { statusOf, type EngineState, type ReadyEngine } from './llama-state';
 import { samplingOptions, toHistory, type LlamaTuning } from './llama-tuning';
 import { generationError } from './generation-error';
 import { sequenceScore } from './sequence-choice';
+import { FollowUpPrep } from './follow-up-prep';
 
 export { defaultThreads, tuningFromConfig, type LlamaTuning } from './llama-tuning';
 
@@ -56,6 +57,10 @@ export class LlamaModelProvider implements LanguageModel {
   private readonly downloadBackoff: Backoff;
   /** Resolves whenSettled() at the first failed download, while the attempts go on. */
   private firstDownloadFailure!: () => void;
+  /** Readies a person's kept conversation for their follow-up while nothing else runs. */
+  readonly followUps = new FollowUpPrep(
+    () => this.generating > 0 || (this.state.kind === 'ready' && this.state.pool.queued > 0),
+  );
 
   constructor(
     private readonly config: ModelFileSettings,
@@ -134,6 +139,8 @@ export class LlamaModelProvider implements LanguageModel {
     const system = turns[0]?.role === 'system' ? turns[0].content : undefined;
     const priority = opts.priority ?? 'batch';
     const owner = opts.owner === undefined ? undefined : String(opts.owner);
+    // A person's follow-up takes back their conversation's sequence, ready or not.
+    if (priority === 'interactive') await this.followUps.settle(owner);
     // Best: this owner's interrupted call (its prompt is evaluated there: a retry costs only the
     // new tokens); then a sequence that holds this system message; last, another owner's kept work.
     const sequence = await ready.pool.acquire({
@@ -180,6 +187,7 @@ export class LlamaModelProvider implements LanguageModel {
       autoDisposeSequence: false,
     });
     const pending: string[] = [];
+    let reply = '';
     this.generating++;
     let wake: (() => void) | undefined;
     let done = false;
@@ -221,7 +229,9 @@ export class LlamaModelProvider implements LanguageModel {
     try {
       for (;;) {
         if (pending.length > 0) {
-          yield pending.splice(0).join('');
+          const piece = pending.splice(0).join('');
+          reply += piece;
+          yield piece;
           continue;
         }
         if (done) break;
@@ -243,7 +253,15 @@ export class LlamaModelProvider implements LanguageModel {
       // The cut waits for node-llama-cpp's context lock (held while other sequences' tokens are
       // queued): the call ends now, and the sequence returns to the pool once it is cut.
       const cut = keep
-        ? Promise.resolve()
+        ? priority === 'interactive' && owner !== undefined
+          ? this.followUps.prepare(
+              { ...ready, cut: (q, n) => ready.cuts.cut(q, n) },
+              sequence,
+              owner,
+              turns,
+              reply,
+            )
+          : Promise.resolve()
         : ready.prefix
             .keepOnly(sequence, system)
             .catch(() => sequence.clearHistory())

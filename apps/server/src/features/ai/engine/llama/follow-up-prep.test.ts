@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTurn, GenerateOptions } from '../../language-model';
+import { followUpStart } from './follow-up-prep';
+import { defaultThreads, LlamaModelProvider } from './llama-model';
+import { promptTokens } from './prompt-reuse';
+import { ensureTinyGguf } from './tiny-gguf';
+import { openTinyLlama } from './tiny-llama.test-helper';
+
+const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+const SYSTEM: ChatTurn = { role: 'system', content: 'You are Inkwell, a writing assistant.' };
+const ask = (n: number): ChatTurn => ({
+  role: 'user',
+  content: `Question ${n}: how did iron gall ink replace carbon ink in old manuscripts?`,
+});
+
+describe('a follow-up readied while the person reads the reply (tiny GGUF)', () => {
+  let dataDir: string;
+  let p: LlamaModelProvider;
+  /** Streams a call to its end; returns the reply and the prompt tokens it evaluated. */
+  const run = async (turns: ChatTurn[], opts: GenerateOptions) => {
+    const before = p.inputTokensEvaluated();
+    let reply = '';
+    for await (const piece of p.stream(turns, opts)) reply += piece;
+    return { reply, evaluated: p.inputTokensEvaluated() - before };
+  };
+  /** The same model and chat wrapper, opened apart, for counting the prompts' tokens. */
+  let tokens: Awaited<ReturnType<typeof openTinyLlama>>;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-follow-up-'));
+    p = new LlamaModelProvider(
+      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      {
+        gpu: false,
+        sequences: 2,
+        contextSize: 2048,
+        threads: defaultThreads(availableParallelism()),
+      },
+    );
+    p.start();
+    await p.whenSettled();
+    tokens = await openTinyLlama({ sequences: 1, contextSize: 256 });
+  });
+  afterAll(async () => {
+    await tokens?.close();
+    await p.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('evaluates only the new question once the reply is read', async () => {
+    const opts = { maxTokens: 40, priority: 'interactive', owner: 'ann' } as const;
+    const first = [SYSTEM, ask(1)];
+    const { reply } = await run(first, opts);
+    await p.followUps.prepared('ann');
+
+    const next = [...first, { role: 'assistant' as const, content: reply }, ask(2)];
+    const { model, chatWrapper } = tokens;
+    const whole = promptTokens(model, chatWrapper, next).length;
+    const ready = followUpStart(model, chatWrapper, first, reply).length;
+    const { evaluated } = await run(next, { ...opts, maxTokens: 1 });
+    // The question's own tokens (and the prompt's last token, evaluated again for its logits).
+    expect(evaluated).toBeLessThanOrEqual(whole - ready + 1);
+    // Without the preparation the follow-up also evaluated the end of the reply turn's template
+    // (and, for text that does not tokenize back, the reply itself).
+    expect(ready).toBeGreaterThan(promptTokens(model, chatWrapper, first).length);
+  });
+
+  it("stops readying when the person's next message comes at once, and answers it", async () => {
+    const opts = { maxTokens: 40, priority: 'interactive', owner: 'bo' } as const;
+    const first = [SYSTEM, ask(3)];
+    const { reply } = await run(first, opts);
+    // No wait for the preparation: the follow-up takes the sequence back and evaluates the rest.
+    const next = [...first, { role: 'assistant' as const, content: reply }, ask(4)];
+    const { reply: second } = await run(next, { ...opts, maxTokens: 4 });
+    expect(second.length).toBeGreaterThan(0);
+    await p.followUps.prepared('bo');
+  });
+});
