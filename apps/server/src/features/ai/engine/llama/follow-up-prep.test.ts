@@ -81,4 +81,35 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
     expect(second.length).toBeGreaterThan(0);
     await p.followUps.prepared('bo');
   });
+
+  it('pauses while another call generates and goes on once the engine is quiet', async () => {
+    const opts = { maxTokens: 40, priority: 'interactive', owner: 'cy' } as const;
+    // Dee's long reply generates while Cy's ends: Cy's preparation yields to it.
+    const stopDee = new AbortController();
+    let deeStarted!: () => void;
+    const deeGenerating = new Promise<void>((r) => (deeStarted = r));
+    const dee = (async () => {
+      for await (const _ of p.stream([SYSTEM, ask(5)], {
+        maxTokens: 1000,
+        priority: 'interactive',
+        owner: 'dee',
+        signal: stopDee.signal,
+      }))
+        deeStarted();
+    })().catch(() => {});
+    await deeGenerating;
+    const first = [SYSTEM, ask(6)];
+    const { reply } = await run(first, opts);
+    await expect.poll(() => p.followUps.state('cy')).toBe('paused');
+    stopDee.abort(new Error('enough'));
+    await dee;
+    await expect.poll(() => p.followUps.state('cy')).toBe('none');
+
+    const next = [...first, { role: 'assistant' as const, content: reply }, ask(7)];
+    const { model, chatWrapper } = tokens;
+    const whole = promptTokens(model, chatWrapper, next).length;
+    const ready = followUpStart(model, chatWrapper, first, reply).length;
+    const { evaluated } = await run(next, { ...opts, maxTokens: 1 });
+    expect(evaluated).toBeLessThanOrEqual(whole - ready + 1);
+  });
 });

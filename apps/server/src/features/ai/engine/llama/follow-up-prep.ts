@@ -34,6 +34,14 @@ export interface PrepEngine {
   chatWrapper: ChatWrapper;
   /** Cuts a sequence back to its first `keep` tokens (SequenceCuts). */
   cut(sequence: LlamaContextSequence, keep: number): Promise<void>;
+  /** Takes a free sequence back from the pool if it still keeps `owner`'s conversation. */
+  takeBack(sequence: LlamaContextSequence, owner: string, system: string | undefined): boolean;
+}
+
+interface Prep {
+  sequence: LlamaContextSequence;
+  turns: ChatTurn[];
+  reply: string;
 }
 
 /**
@@ -45,31 +53,40 @@ export interface PrepEngine {
  * times), the follow-up evaluated the whole reply again before its question; and it always
  * evaluated the template's end-of-reply and start-of-question tokens. Here the sequence is cut to
  * what it shares with the follow-up's start and the rest evaluated ahead, a few tokens at a time
- * and only while no other call generates or waits, so nobody's reply waits for it; the person's
- * own next call stops it (settle) and evaluates what is left itself.
+ * and only while no other call generates or waits, so nobody's reply waits for it. Another call
+ * pauses it (the sequence goes back to the pool, still kept for the person) until the engine is
+ * quiet again (resume); the person's own next call ends it (settle) and evaluates what is left.
  */
 export class FollowUpPrep {
   private readonly running = new Map<string, { stop: () => void; done: Promise<void> }>();
+  private readonly paused = new Map<string, Prep>();
 
   /** `busy`: whether another call generates or waits for a sequence (the preparation yields). */
   constructor(private readonly busy: () => boolean) {}
 
-  /** Stops `owner`'s preparation, if any, and waits until its sequence is back in the pool. */
+  /** Ends `owner`'s preparation, if any, and waits until its sequence is back in the pool. */
   async settle(owner: string | undefined): Promise<void> {
-    const prep = owner === undefined ? undefined : this.running.get(owner);
+    if (owner === undefined) return;
+    this.paused.delete(owner);
+    const prep = this.running.get(owner);
     if (!prep) return;
     prep.stop();
     await prep.done;
   }
 
-  /** Resolves once `owner`'s preparation has ended, without stopping it (tests, benchmarks). */
+  /** Where `owner`'s preparation is (tests). */
+  state(owner: string): 'preparing' | 'paused' | 'none' {
+    return this.running.has(owner) ? 'preparing' : this.paused.has(owner) ? 'paused' : 'none';
+  }
+
+  /** Resolves once `owner`'s preparation has ended or paused, without stopping it (tests). */
   async prepared(owner: string): Promise<void> {
     await this.running.get(owner)?.done;
   }
 
   /**
    * Prepares `sequence` (kept for `owner`, who was just given `reply` to `turns`); resolves, never
-   * rejects, once the sequence may go back to the pool.
+   * rejects, once the sequence may go back to the pool: done, paused or stopped.
    */
   prepare(
     engine: PrepEngine,
@@ -79,7 +96,11 @@ export class FollowUpPrep {
     reply: string,
   ): Promise<void> {
     let stopped = false;
-    const done = this.run(engine, sequence, turns, reply, () => stopped || this.busy())
+    const prep = { sequence, turns, reply };
+    const done = this.run(engine, prep, () => stopped)
+      .then((finished) => {
+        if (!finished && !stopped) this.paused.set(owner, prep);
+      })
       .catch(() => {})
       .finally(() => {
         if (this.running.get(owner)?.done === done) this.running.delete(owner);
@@ -88,27 +109,39 @@ export class FollowUpPrep {
     return done;
   }
 
-  private async run(
-    engine: PrepEngine,
-    sequence: LlamaContextSequence,
-    turns: ChatTurn[],
-    reply: string,
-    yieldNow: () => boolean,
-  ) {
+  /** The engine is quiet: paused preparations go on where their sequences are still kept. */
+  resume(engine: PrepEngine, release: (sequence: LlamaContextSequence) => void) {
+    for (const [owner, prep] of this.paused) {
+      if (this.busy()) return;
+      this.paused.delete(owner);
+      const system = prep.turns[0]?.role === 'system' ? prep.turns[0].content : undefined;
+      if (!engine.takeBack(prep.sequence, owner, system)) continue;
+      void this.prepare(engine, prep.sequence, owner, prep.turns, prep.reply).then(() =>
+        release(prep.sequence),
+      );
+    }
+  }
+
+  /** Whether the sequence holds the whole start of the follow-up (false: paused or stopped). */
+  private async run(engine: PrepEngine, prep: Prep, stopped: () => boolean): Promise<boolean> {
     // The call's own end (its sequence's release, the next call's start) goes first.
     await new Promise((resolve) => setImmediate(resolve));
-    if (reply === '' || yieldNow()) return;
-    const tokens = followUpStart(engine.model, engine.chatWrapper, turns, reply);
+    if (prep.reply === '') return true;
+    const { sequence } = prep;
+    const tokens = followUpStart(engine.model, engine.chatWrapper, prep.turns, prep.reply);
     let next = Math.min(sequence.compareContextTokens(tokens).firstDifferentIndex, tokens.length);
-    if (next >= tokens.length) return;
+    if (next >= tokens.length) return true;
+    if (stopped() || this.busy()) return false;
     // What follows the shared start (the reply as generated) is never part of a follow-up.
     await engine.cut(sequence, next);
-    while (next < tokens.length && !yieldNow()) {
+    while (next < tokens.length) {
+      if (stopped() || this.busy()) return false;
       const step = tokens.slice(next, next + PREP_STEP_TOKENS);
       await sequence.evaluateWithoutGeneratingNewTokens(step, {
         evaluationPriority: EVALUATION_PRIORITY.batch,
       });
       next += step.length;
     }
+    return true;
   }
 }

@@ -24,7 +24,8 @@ import { statusOf, type EngineState, type ReadyEngine } from './llama-state';
 import { samplingOptions, toHistory, type LlamaTuning } from './llama-tuning';
 import { generationError } from './generation-error';
 import { sequenceScore } from './sequence-choice';
-import { FollowUpPrep } from './follow-up-prep';
+import { FollowUpPrep, type PrepEngine } from './follow-up-prep';
+import { SequenceWarmer } from './sequence-warmer';
 
 export { defaultThreads, tuningFromConfig, type LlamaTuning } from './llama-tuning';
 
@@ -47,7 +48,7 @@ export class LlamaModelProvider implements LanguageModel {
   private generating = 0;
   /** The system message of the latest interactive call: quiet sequences are given its tokens. */
   private peopleSystem: string | undefined;
-  private warming = false;
+  private readonly warmer = new SequenceWarmer();
   /** Tokens moved by gap drops (node-llama-cpp's meter counts them as evaluated). */
   private shiftedTokens = 0;
   private sequences!: number;
@@ -161,7 +162,7 @@ export class LlamaModelProvider implements LanguageModel {
       // A sequence without this system message copies it from one that has it. Not while anything
       // generates: the copy waits for node-llama-cpp's context lock, which its decode loop holds
       // as long as any tokens are queued (until the other replies end); the call evaluates the
-      // system message itself instead. Quiet sequences are given it ahead (warm()).
+      // system message itself instead. Quiet sequences are given it ahead (SequenceWarmer).
       if (!resuming && this.generating === 0)
         await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences);
       // Whatever else the sequence holds is cut between two decodes, never under the lock. Old
@@ -254,13 +255,7 @@ export class LlamaModelProvider implements LanguageModel {
       // queued): the call ends now, and the sequence returns to the pool once it is cut.
       const cut = keep
         ? priority === 'interactive' && owner !== undefined
-          ? this.followUps.prepare(
-              { ...ready, cut: (q, n) => ready.cuts.cut(q, n) },
-              sequence,
-              owner,
-              turns,
-              reply,
-            )
+          ? this.followUps.prepare(this.prepEngine(ready), sequence, owner, turns, reply)
           : Promise.resolve()
         : ready.prefix
             .keepOnly(sequence, system)
@@ -269,7 +264,7 @@ export class LlamaModelProvider implements LanguageModel {
       this.endCall(ready, sequence, priority, cut);
       if (this.generating === 0) {
         ready.cuts.idle();
-        void cut.then(() => this.warm(ready));
+        void cut.then(() => this.whenQuiet(ready));
       }
     }
   }
@@ -282,27 +277,21 @@ export class LlamaModelProvider implements LanguageModel {
     this.shiftedTokens += sequence.tokenMeter.usedInputTokens - before;
   }
 
-  /**
-   * While nothing generates, empty free sequences are given the people's system message, copied
-   * from one that holds it, so a burst of chats finds them ready (a copy made during a reply would
-   * wait for it).
-   */
-  private async warm(ready: ReadyEngine) {
-    const system = this.peopleSystem;
-    if (this.warming || system === undefined) return;
-    this.warming = true;
-    try {
-      while (this.generating === 0 && this.state === ready) {
-        const sequence = ready.pool.takeFree((s) => s.nextTokenIndex === 0 && !ready.kept.has(s));
-        if (!sequence) break;
-        const copied = await adoptSystemPrefix(ready.prefix, sequence, system, ready.sequences)
-          .catch(() => false)
-          .finally(() => ready.pool.release(sequence));
-        if (!copied) break;
-      }
-    } finally {
-      this.warming = false;
-    }
+  /** Upkeep once nothing generates: paused follow-up preparations, then empty sequences. */
+  private whenQuiet(ready: ReadyEngine) {
+    const quiet = () => this.generating === 0 && this.state === ready;
+    this.followUps.resume(this.prepEngine(ready), (q) => ready.pool.release(q));
+    void this.warmer.warm(ready, this.peopleSystem, quiet);
+  }
+
+  private prepEngine(ready: ReadyEngine): PrepEngine {
+    return {
+      model: ready.model,
+      chatWrapper: ready.chatWrapper,
+      cut: (q, n) => ready.cuts.cut(q, n),
+      takeBack: (q, owner, system) =>
+        ready.kept.resumes(q, owner, system) && ready.pool.takeFree((s) => s === q) === q,
+    };
   }
 
   private endCall(
