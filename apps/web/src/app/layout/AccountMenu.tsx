@@ -10,9 +10,8 @@ import Person from '@mui/icons-material/Person';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { IconMenu } from '../../components/ui/IconMenu';
-import { USER_QUERY_KEY } from '../../features/account/api/user-query-key';
+import { apiRequest } from '../../lib/api-client';
 import { useUiState } from '../ui-state';
-import { loadLogoutModal } from './use-logout-flow';
 
 /** Signed in: the first name and the account menu (My Files, Account, [Admin,] Logout). */
 export function AccountMenu({ firstName, onLogout }: { firstName: string; onLogout: () => void }) {
@@ -22,17 +21,20 @@ export function AccountMenu({ firstName, onLogout }: { firstName: string; onLogo
   // Whether Admin is listed needs the profile, fetched with the menu's first opening. The items
   // show once it is known (or failed): an Admin item arriving later would push Logout down under
   // a pointer already on its way to it.
-  // The fetch's code and schema load with it, outside what `/` loads to render.
-  const profile = useQuery({
-    queryKey: USER_QUERY_KEY,
-    queryFn: () => import('../../features/account/api/get-user').then((m) => m.getUser()),
+  const role = useQuery({
+    queryKey: ['user', 'role'],
+    // Read by hand, not with the contract's schema: the menu is part of what `/` loads to render.
+    queryFn: async () => {
+      const user = await apiRequest<{ role?: unknown } | null>('user');
+      return user?.role === 'operator' ? 'operator' : 'user';
+    },
     enabled: menuOpened,
   });
-  const roleKnown = !profile.isPending || profile.failureCount > 0;
+  const roleKnown = !role.isPending || role.failureCount > 0;
   const items: { label: string; icon: ReactNode; run: () => void }[] = [
     { label: 'My Files', icon: <FolderOpen fontSize="small" />, run: openFileDrawer },
     { label: 'Account', icon: <Person fontSize="small" />, run: () => navigate('/account') },
-    ...(profile.data?.role === 'operator'
+    ...(role.data === 'operator'
       ? [
           {
             label: 'Admin',
@@ -65,10 +67,7 @@ export function AccountMenu({ firstName, onLogout }: { firstName: string; onLogo
         buttonLabel="Account menu"
         menuLabel="Account menu options"
         icon={<AccountCircle />}
-        onOpen={() => {
-          setMenuOpened(true);
-          void loadLogoutModal().catch(() => undefined);
-        }}
+        onOpen={() => setMenuOpened(true)}
       >
         {(close) =>
           roleKnown

@@ -6,7 +6,7 @@ import { logout } from '../../features/auth/api/logout';
 import { delay } from '../../lib/delay';
 import { session } from '../../lib/session';
 
-/** The modal's code: loaded as the account menu opens, outside what `/` loads to render. */
+/** The modal's code: loaded on the first logout, outside what `/` loads to render. */
 export const loadLogoutModal = () => import('./LogoutModal');
 export const LazyLogoutModal = lazy(() =>
   loadLogoutModal().then((m) => ({ default: m.LogoutModal })),
