@@ -31,6 +31,25 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
   /** The same model and chat wrapper, opened apart, for counting the prompts' tokens. */
   let tokens: Awaited<ReturnType<typeof openTinyLlama>>;
 
+  /**
+   * Sends the follow-up `question` to `first` and its `reply`: it may evaluate only the question's
+   * own tokens (and the prompt's last token, evaluated again for its logits). Returns the tokens
+   * of the follow-up's start (what was readied).
+   */
+  const expectOnlyTheQuestion = async (
+    first: ChatTurn[],
+    reply: string,
+    question: ChatTurn,
+    opts: GenerateOptions,
+  ) => {
+    const next = [...first, { role: 'assistant' as const, content: reply }, question];
+    const whole = promptTokens(tokens.model, tokens.chatWrapper, next).length;
+    const ready = followUpStart(tokens.model, tokens.chatWrapper, first, reply).length;
+    const { evaluated } = await run(next, { ...opts, maxTokens: 1 });
+    expect(evaluated).toBeLessThanOrEqual(whole - ready + 1);
+    return ready;
+  };
+
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-follow-up-'));
     p = new LlamaModelProvider(
@@ -59,16 +78,10 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
     const { reply } = await run(first, opts);
     await p.followUps.prepared('ann');
 
-    const next = [...first, { role: 'assistant' as const, content: reply }, ask(2)];
-    const { model, chatWrapper } = tokens;
-    const whole = promptTokens(model, chatWrapper, next).length;
-    const ready = followUpStart(model, chatWrapper, first, reply).length;
-    const { evaluated } = await run(next, { ...opts, maxTokens: 1 });
-    // The question's own tokens (and the prompt's last token, evaluated again for its logits).
-    expect(evaluated).toBeLessThanOrEqual(whole - ready + 1);
+    const ready = await expectOnlyTheQuestion(first, reply, ask(2), opts);
     // Without the preparation the follow-up also evaluated the end of the reply turn's template
     // (and, for text that does not tokenize back, the reply itself).
-    expect(ready).toBeGreaterThan(promptTokens(model, chatWrapper, first).length);
+    expect(ready).toBeGreaterThan(promptTokens(tokens.model, tokens.chatWrapper, first).length);
   });
 
   it("stops readying when the person's next message comes at once, and answers it", async () => {
@@ -105,11 +118,6 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
     await dee;
     await expect.poll(() => p.followUps.state('cy')).toBe('none');
 
-    const next = [...first, { role: 'assistant' as const, content: reply }, ask(7)];
-    const { model, chatWrapper } = tokens;
-    const whole = promptTokens(model, chatWrapper, next).length;
-    const ready = followUpStart(model, chatWrapper, first, reply).length;
-    const { evaluated } = await run(next, { ...opts, maxTokens: 1 });
-    expect(evaluated).toBeLessThanOrEqual(whole - ready + 1);
+    await expectOnlyTheQuestion(first, reply, ask(7), opts);
   });
 });
