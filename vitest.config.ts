@@ -10,5 +10,11 @@ export default defineConfig({
     // two minutes longer. The browser suite runs beside them in a pool of its own, as many files
     // at a time as there are workers (apps/web/e2e/vitest.config.ts).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The browser files (the only ones in the threads pool) one per two cores: each holds a server
+    // and a browser that, with the unit tests beside them, kept a 2-core machine so busy that
+    // tests elsewhere ran out of time (the clean-clone runs of 2026-11-29, the landed main's too).
+    poolOptions: {
+      threads: { maxThreads: Math.max(1, Math.floor(availableParallelism() / 2)), minThreads: 1 },
+    },
   },
 });
