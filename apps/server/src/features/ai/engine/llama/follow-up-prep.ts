@@ -2,6 +2,7 @@ import type { ChatWrapper, LlamaContextSequence, LlamaModel, Token } from 'node-
 import type { ChatTurn } from '../../language-model';
 import { EVALUATION_PRIORITY } from './batch-priority';
 import { promptTokens } from './prompt-reuse';
+import { systemMessage } from './system-prefix';
 
 /** Tokens evaluated in one step: a call that arrives meanwhile waits for one step at most. */
 export const PREP_STEP_TOKENS = 32;
@@ -42,6 +43,8 @@ interface Prep {
   sequence: LlamaContextSequence;
   turns: ChatTurn[];
   reply: string;
+  /** The follow-up's start, tokenized once (two whole-prompt tokenizations) and kept on pause. */
+  start?: Token[];
 }
 
 /**
@@ -94,9 +97,10 @@ export class FollowUpPrep {
     owner: string,
     turns: ChatTurn[],
     reply: string,
+    start?: Token[],
   ): Promise<void> {
     let stopped = false;
-    const prep = { sequence, turns, reply };
+    const prep: Prep = { sequence, turns, reply, start };
     const done = this.run(engine, prep, () => stopped)
       .then((finished) => {
         if (!finished && !stopped) this.paused.set(owner, prep);
@@ -114,11 +118,9 @@ export class FollowUpPrep {
     for (const [owner, prep] of this.paused) {
       if (this.busy()) return;
       this.paused.delete(owner);
-      const system = prep.turns[0]?.role === 'system' ? prep.turns[0].content : undefined;
-      if (!engine.takeBack(prep.sequence, owner, system)) continue;
-      void this.prepare(engine, prep.sequence, owner, prep.turns, prep.reply).then(() =>
-        release(prep.sequence),
-      );
+      if (!engine.takeBack(prep.sequence, owner, systemMessage(prep.turns))) continue;
+      const { sequence, turns, reply, start } = prep;
+      void this.prepare(engine, sequence, owner, turns, reply, start).then(() => release(sequence));
     }
   }
 
@@ -128,7 +130,8 @@ export class FollowUpPrep {
     await new Promise((resolve) => setImmediate(resolve));
     if (prep.reply === '') return true;
     const { sequence } = prep;
-    const tokens = followUpStart(engine.model, engine.chatWrapper, prep.turns, prep.reply);
+    prep.start ??= followUpStart(engine.model, engine.chatWrapper, prep.turns, prep.reply);
+    const tokens = prep.start;
     let next = Math.min(sequence.compareContextTokens(tokens).firstDifferentIndex, tokens.length);
     if (next >= tokens.length) return true;
     if (stopped() || this.busy()) return false;

@@ -16,7 +16,7 @@ import {
 } from './model-file';
 import { EVALUATION_PRIORITY } from './batch-priority';
 import { decideSequences } from './sequence-sizing';
-import { adoptSystemPrefix } from './system-prefix';
+import { adoptSystemPrefix, systemMessage } from './system-prefix';
 import { canShiftTokens, cutToPrompt } from './prompt-reuse';
 import { estimateTokens } from '../../../../lib/token-estimate';
 import { checkLoadable, openEngine } from './llama-load';
@@ -137,7 +137,7 @@ export class LlamaModelProvider implements LanguageModel {
       throw new ModelUnavailableError(this.status().reason ?? 'not ready');
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-    const system = turns[0]?.role === 'system' ? turns[0].content : undefined;
+    const system = systemMessage(turns);
     const priority = opts.priority ?? 'batch';
     const owner = opts.owner === undefined ? undefined : String(opts.owner);
     // A person's follow-up takes back their conversation's sequence, ready or not.

@@ -1,4 +1,10 @@
 import type { ChatWrapper, LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
+import type { ChatTurn } from '../../language-model';
+
+/** The call's system message: what its kept tokens (and a sequence's score) are keyed by. */
+export function systemMessage(turns: ChatTurn[]): string | undefined {
+  return turns[0]?.role === 'system' ? turns[0].content : undefined;
+}
 
 /** System messages whose tokens are remembered (the chat's, each document action's, …). */
 const REMEMBERED = 32;
