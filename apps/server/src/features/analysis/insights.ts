@@ -1,4 +1,11 @@
-import { generate, type ChatTurn, type LanguageModel, type WorkHandle } from '../ai';
+import {
+  generate,
+  type ChatTurn,
+  type LanguageModel,
+  type PlannedCalls,
+  type WorkHandle,
+} from '../ai';
+import { estimateTokens } from '../../lib/token-estimate';
 
 /**
  * Advice written by the language model from the findings only. The raw page never reaches the
@@ -44,6 +51,15 @@ export function findingsPrompt(
     text += `- ${line}\n`;
   }
   return text;
+}
+
+/** The one model call that writes insights from these findings, for a work's time left. */
+export function insightsCall(kind: InsightsKind, findings: string): PlannedCalls {
+  return {
+    count: 1,
+    promptTokens: estimateTokens(SYSTEM[kind]) + estimateTokens(findings),
+    maxTokens: INSIGHTS_MAX_TOKENS,
+  };
 }
 
 export async function writeInsights(

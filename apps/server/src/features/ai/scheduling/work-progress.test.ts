@@ -134,6 +134,27 @@ describe('WorkProgress of steps that are no model call', () => {
     p.partDone();
     expect(p.snapshot().eta_s).toBe(12);
   });
+
+  it("leaves a slow first page out of the steps' pace, and plans the call at its latest size", () => {
+    const c = clock();
+    // The model's estimate of a call: 10 ms a prompt token.
+    const estimates = {
+      callMs: () => null,
+      capacity: 1,
+      estimateMs: (prompt: number) => prompt * 10,
+    };
+    const p = new WorkProgress(estimates, c.now);
+    p.stage('crawling', 9, { count: 1, promptTokens: 1_500, maxTokens: 600 });
+    // The second step launches the browser: 8 s, the others 1 s.
+    for (const ms of [1_000, 8_000, 1_000, 1_000]) {
+      c.advance(ms);
+      p.partDone();
+    }
+    // The pages audited so far make a prompt of 300 tokens: 3 s, not 15 s.
+    p.stage('crawling', undefined, { count: 1, promptTokens: 300, maxTokens: 600 });
+    // Four steps at 1 s (the 8 s left out), then the call: 7 s (the average pace said 14 s).
+    expect(p.snapshot().eta_s).toBe(7);
+  });
 });
 
 describe('WorkProgress learns from its own calls (issue 39)', () => {
