@@ -33,8 +33,13 @@ export function useScenario(
       s.ai = await startProductAi(opts.ai);
       env.AI_BASE_URL = s.ai.url;
     }
-    s.server = await startProductServer(env);
-    s.browser = await launchBrowser();
+    // The server and the browser start at once (each mostly waits); both are kept for afterAll
+    // to stop, even when the other failed.
+    const [server, browser] = await Promise.allSettled([startProductServer(env), launchBrowser()]);
+    if (server.status === 'fulfilled') s.server = server.value;
+    if (browser.status === 'fulfilled') s.browser = browser.value;
+    if (server.status === 'rejected') throw server.reason;
+    if (browser.status === 'rejected') throw browser.reason;
   });
   afterAll(async () => {
     await s.browser?.close();
