@@ -359,8 +359,10 @@ export class WorkerPool {
     // A worker that could not load (its module threw) would fail again: the calls waiting for a
     // worker fail with it, unless a loaded worker is there to take them.
     if (this.gated && !loaded && !this.slots.some((s) => s.ready)) {
-      const waiting = this.queue.filter((c) => c.options.route === undefined);
-      this.queue.splice(0, this.queue.length, ...this.queue.filter((c) => !waiting.includes(c)));
+      const waiting: Call[] = [];
+      const kept: Call[] = [];
+      for (const call of this.queue) (call.options.route === undefined ? waiting : kept).push(call);
+      this.queue.splice(0, this.queue.length, ...kept);
       for (const call of waiting) call.reject(this.error(failure));
     }
     this.dispatch();
