@@ -47,9 +47,9 @@ export async function analyseSite(
   // prompt the pages audited so far make: the largest allowed (1,500 tokens) made the time left
   // of a small site's audit three times too long.
   const start = normaliseUrl(input.url);
+  const pages = new SitePages(deps);
   const plannedInsights = () =>
     insightsCall('site', sitePrompt(start, pages.rows, groupIssues(pages.audits)));
-  const pages = new SitePages(deps);
   progress.stage('crawling', input.maxPages * 2 + 1, plannedInsights());
   const crawl = await crawlSite(start, {
     allowHosts: deps.allowHosts,
