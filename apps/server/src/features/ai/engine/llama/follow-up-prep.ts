@@ -97,10 +97,13 @@ export class FollowUpPrep {
     owner: string,
     turns: ChatTurn[],
     reply: string,
-    start?: Token[],
   ): Promise<void> {
+    return this.begin(engine, owner, { sequence, turns, reply });
+  }
+
+  /** Runs `prep` for `owner` (a new one, or a paused one going on with what it computed). */
+  private begin(engine: PrepEngine, owner: string, prep: Prep): Promise<void> {
     let stopped = false;
-    const prep: Prep = { sequence, turns, reply, start };
     const done = this.run(engine, prep, () => stopped)
       .then((finished) => {
         if (!finished && !stopped) this.paused.set(owner, prep);
@@ -119,8 +122,7 @@ export class FollowUpPrep {
       if (this.busy()) return;
       this.paused.delete(owner);
       if (!engine.takeBack(prep.sequence, owner, systemMessage(prep.turns))) continue;
-      const { sequence, turns, reply, start } = prep;
-      void this.prepare(engine, sequence, owner, turns, reply, start).then(() => release(sequence));
+      void this.begin(engine, owner, prep).then(() => release(prep.sequence));
     }
   }
 
