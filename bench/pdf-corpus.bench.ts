@@ -21,18 +21,39 @@ import { settingsLine } from './lib/pdf-speed';
 
 type Bag = Map<string, number>;
 
+/** Spacing accents (after NFKC: a space and the combining mark) and the combining marks. */
+const ACCENTS: Record<string, string> = {
+  ' \u0308': '\u0308',
+  ' \u0301': '\u0301',
+  ' \u0300': '\u0300',
+  ' \u0302': '\u0302',
+  '\u0308': '\u0308',
+  '\u0301': '\u0301',
+  '\u0300': '\u0300',
+  '\u0302': '\u0302',
+};
+const DOTLESS_ACCENTED = /( [\u0300-\u0302\u0308])?([\u0131\u0237])([\u0300-\u0302\u0308])?/gu;
+
 /**
  * Lower-case words of two letters or digits or more. A word hyphenated at a line's end is joined
  * first, in every reading alike: poppler joins them itself, pdf.js and PDFium do not. So is a word
  * broken at a soft hyphen (U+00AD; PDFium marks one U+FFFE), the hyphen a tagged pdf prints at a
- * line's end: "in\u00ad\ncluding" is one word ("including").
+ * line's end: "in\u00ad\ncluding" is one word ("including"). So is an i or j built of a dotless
+ * one and an accent, which engines give in three ways: "naïve" is "naı̈ve" (a combining mark after),
+ * "na¨ıve" (a spacing accent before, pdf.js and PDFium) or "naïve" (poppler's, as the product keeps
+ * it).
  */
 function words(text: string): Bag {
   const bag: Bag = new Map();
   const joined = text
     .normalize('NFKC')
     .replace(/[\u00ad\ufffe][ \t]*(?:\r?\n[ \t]*)?/gu, '')
-    .replace(/(\p{Ll})-\n\s*(\p{Ll})/gu, '$1$2');
+    .replace(/(\p{Ll})-\n\s*(\p{Ll})/gu, '$1$2')
+    .replace(DOTLESS_ACCENTED, (all: string, before?: string, base?: string, after?: string) =>
+      before || after
+        ? ((base === '\u0131' ? 'i' : 'j') + ACCENTS[before || after!]).normalize('NFC')
+        : all,
+    );
   for (const w of joined.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])
     bag.set(w, (bag.get(w) ?? 0) + 1);
   return bag;

@@ -1,6 +1,6 @@
 import { Collector } from './collector';
 import { runPdftotext } from './pdftotext';
-import { looksDoubtful, withoutSoftHyphens } from './text-quality';
+import { cleanPopplerPage, looksDoubtful } from './text-quality';
 import { DocumentReadError, type ExtractResult, type ReaderLimits, type TextUnit } from './types';
 
 /** pdf.js in an extraction worker: the whole document, or only the given pages (1-based). */
@@ -44,8 +44,8 @@ export async function readPdfText(
   const left = () => Math.max(1, limits.timeLimitMs - (Date.now() - started));
   // pdf.js starts on a doubtful page as soon as poppler has passed it, on another core.
   const doubtful = new DoubtfulPages((pages) => pdfjs({ ...limits, timeLimitMs: left() }, pages));
-  // pdf.js leaves soft hyphens out ("Mit­arbei­terinnen" is one word to search for). Each page
-  // poppler tells of is cleaned and judged once, as it arrives.
+  // pdf.js leaves soft hyphens out ("Mit­arbei­terinnen" is one word to search for) and sets
+  // accents on i and j. Each page poppler tells of is cleaned and judged once, as it arrives.
   const told: string[] = [];
   const run = await inNativeLane(() =>
     runPdftotext(bytes, {
@@ -57,7 +57,7 @@ export async function readPdfText(
       maxOutputBytes: 4 * limits.maxChars + 4096,
       onPage: (i, text) => {
         if (i >= limits.maxPages) return;
-        told[i] = withoutSoftHyphens(text).trim();
+        told[i] = cleanPopplerPage(text);
         if (looksDoubtful(told[i])) doubtful.add(i + 1);
       },
     }),
@@ -71,7 +71,7 @@ export async function readPdfText(
   // The last page, when the output cap cut it, was never told: it is cleaned and judged here.
   const pages = run.pages.slice(0, limits.maxPages).map((text, i) => {
     if (told[i] !== undefined) return told[i];
-    const clean = withoutSoftHyphens(text).trim();
+    const clean = cleanPopplerPage(text);
     if (looksDoubtful(clean)) doubtful.add(i + 1);
     return clean;
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksDoubtful, withoutSoftHyphens } from './text-quality';
+import { cleanPopplerPage, looksDoubtful, withoutSoftHyphens } from './text-quality';
 
 describe("poppler's page text: clean, or read by pdf.js as before", () => {
   it('trusts a page of ordinary prose, in any script', () => {
@@ -57,5 +57,45 @@ describe("soft hyphens in poppler's text", () => {
     );
     // A visible hyphen stays: it may belong to the word.
     expect(withoutSoftHyphens('IEEE-\n754')).toBe('IEEE-\n754');
+  });
+});
+
+describe('pages poppler reads worse than pdf.js, seen in the real-world corpus', () => {
+  it("doubts text cut in pieces on lines of their own (a chart's axis labels set at an angle, issue1905.pdf)", () => {
+    const prose = 'LibreOffice downloads per week, from the project statistics of 2012.\n';
+    const chart = `${prose}Jun\n18,\n2\n012\n4, 2\n01 2\nJu n\n21,\nMa\ny\nApr\nMa\ny7\n, 20\n`;
+    expect(looksDoubtful(chart)).toBe(true);
+    // A table of numbers, or one label of two letters, is no such thing.
+    const table = `${prose.repeat(4)}${'450,000\n400,000\n350,000\n'.repeat(3)}OK\n`;
+    expect(looksDoubtful(table)).toBe(false);
+  });
+
+  it("leaves a page of mathematics to poppler, though its formulas' indices stand on lines of their own", () => {
+    const proof =
+      'Sei x ∈ Ts S eine parametrisierte Kurve mit ε > 0, also gilt die Gleichung\n' +
+      'γ\n0\nn\n(z1 − z4 )·(z3 − z2 ) = DV(z1 , z2 , z3 , z4 )\nb\nr\nab\n';
+    expect(looksDoubtful(proof)).toBe(false);
+  });
+
+  it('doubts Mac Roman read as Latin-1 (issue1350.pdf: "beginnerÕs", "¥" for a bullet)', () => {
+    const voucher =
+      '¥ Limit 1 voucher per person; limit 3 vouchers as gifts.\n¥ Location must be selected at ' +
+      'checkout.\n¥ Call ahead to schedule your beginnerÕs class. A class is not necessary.\n' +
+      'Print voucher and bring to a merchant location listed on this voucher. '.repeat(20);
+    expect(looksDoubtful(voucher)).toBe(true);
+    // Yen before a price, and a capital after a capital, are ordinary text.
+    const prices = '¥ 1,000 for the lunch set\n¥ 2,500 for the dinner\nÉCOLE and ÅSA\n'.repeat(5);
+    expect(looksDoubtful(prices)).toBe(false);
+  });
+});
+
+describe("accents on a dotless i or j in poppler's text", () => {
+  it('sets them on the letter (tracemonkey.pdf: "naı̈ve" is found by "naïve")', () => {
+    expect(cleanPopplerPage('  a na\u0131\u0308ve implementation\n')).toBe(
+      'a naïve implementation',
+    );
+    expect(cleanPopplerPage('Ma\u0131\u0302tre')).toBe('Maître');
+    // A dotless i without an accent is a letter of its own (Turkish).
+    expect(cleanPopplerPage('kırmızı')).toBe('kırmızı');
   });
 });
