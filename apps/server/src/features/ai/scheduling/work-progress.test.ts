@@ -155,6 +155,20 @@ describe('WorkProgress of steps that are no model call', () => {
     // Four steps at 1 s (the 8 s left out), then the call: 7 s (the average pace said 14 s).
     expect(p.snapshot().eta_s).toBe(7);
   });
+  it('shows a range for the announced call until one has ended, however many steps were measured', () => {
+    const c = clock();
+    const estimates = { callMs: () => null, capacity: 1, estimateMs: () => 10_000 };
+    const p = new WorkProgress(estimates, c.now);
+    p.stage('crawling', 9, { count: 1, promptTokens: 300, maxTokens: 600 });
+    for (let i = 0; i < 4; i++) {
+      c.advance(1_000);
+      p.partDone();
+    }
+    // Four pages left at their measured 1 s, sure; the insights call's 10 s, a guess: 4 + 5-20 s.
+    const s = p.snapshot();
+    expect(s.eta_s).toBe(14);
+    expect(s.eta_range_s).toEqual([9, 24]);
+  });
 });
 
 describe('WorkProgress learns from its own calls (issue 39)', () => {

@@ -246,11 +246,14 @@ export class WorkProgress implements WorkHandle {
     return total / (this.stepMs.length - 1);
   }
 
-  /** The estimate from what is known now. */
-  private rawMs(): { estimate: number; part: number } | null {
+  /**
+   * The estimate from what is known now; `stepsMs`, the share of it that is steps of another kind
+   * than the model calls announced among them (a site audit's pages before its insights).
+   */
+  private rawMs(): { estimate: number; part: number; stepsMs: number } | null {
     const left = this.total - this.done - this.endedUncounted;
     if (this.total === 0) return null; // the parts are not known yet
-    if (left <= 0) return { estimate: 0, part: 0 };
+    if (left <= 0) return { estimate: 0, part: 0, stepsMs: 0 };
     const part = this.perPartMs();
     if (part === null) return null;
     const now = this.now();
@@ -267,14 +270,20 @@ export class WorkProgress implements WorkHandle {
     const calls = Math.min(notStarted, Math.max(0, this.plannedCalls - this.callsStarted));
     const callMs =
       calls > 0 ? (this.pace.callMs() ?? this.plannedCallMs ?? this.modelCallMs() ?? part.wall) : 0;
-    const estimate =
-      wait + runningLeft + ((notStarted - calls) * part.wall + calls * callMs) / parallel;
+    const otherParts = ((notStarted - calls) * part.wall) / parallel;
+    const estimate = wait + runningLeft + otherParts + (calls * callMs) / parallel;
+    const stepsMs = this.plannedCalls > 0 ? otherParts : 0;
     // Work not done is never "0 s left": a call that runs past its estimate still runs.
-    return { estimate: Math.max(1000, estimate), part: part.wall / parallel };
+    return { estimate: Math.max(1000, estimate), part: part.wall / parallel, stepsMs };
   }
 
-  /** Parts whose cost was measured: this work's ended calls, or its steps done when it has none. */
+  /**
+   * Parts whose cost was measured: this work's ended calls, or its steps done when it has none.
+   * Calls announced among steps are guessed until one has ended, however many steps were measured:
+   * a site audit's one insights reply runs from a tenth of its allowance to all of it.
+   */
   private knownParts(): number {
+    if (this.plannedCalls > 0 && this.pace.finished === 0) return 0;
     return this.lastEstimateMs !== null ? this.pace.finished : this.done;
   }
 
@@ -317,9 +326,16 @@ export class WorkProgress implements WorkHandle {
     this.shown = { ms, at: now, waitMs, total, done, callsStarted };
     const known = this.knownParts();
     if (ms === 0 || known >= KNOWN_PARTS) return { ms };
-    // Little measured: the figure may be off by this much either way.
+    // Little measured: the guessed share of the figure may be off by this much either way. The
+    // steps before the calls, once their pace is measured, are not.
     const spread = known === 0 ? 2 : 1.5;
-    return { ms, range: [Math.round(ms / spread / 1000), Math.round((ms * spread) / 1000)] };
+    const sure = this.done >= KNOWN_PARTS ? Math.min(ms, raw.stepsMs) : 0;
+    const guessed = ms - sure;
+    const range: [number, number] = [
+      Math.round((sure + guessed / spread) / 1000),
+      Math.round((sure + guessed * spread) / 1000),
+    ];
+    return { ms, range };
   }
 
   private changed() {
