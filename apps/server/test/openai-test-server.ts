@@ -40,7 +40,7 @@ export interface FailureMode {
 export interface OpenAITestServerOptions extends FailureMode {
   reply?: ReplyFn;
   /** Serves POST /v1/embeddings with this text → vector (the OpenAI Embeddings protocol). */
-  embed?: (text: string) => number[];
+  embed?: (text: string) => number[] | Promise<number[]>;
   /** Required `Authorization: Bearer <apiKey>` when set. */
   apiKey?: string;
 }
@@ -119,13 +119,10 @@ export async function startOpenAITestServer(
           error: { message: 'The embeddings model is down', type: 'server_error' },
         });
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      const vectors = await Promise.all(inputs.map((text) => opts.embed!(text)));
       return sendJson(res, 200, {
         object: 'list',
-        data: inputs.map((text, index) => ({
-          object: 'embedding',
-          index,
-          embedding: opts.embed!(text),
-        })),
+        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
         model: body.model ?? 'test-embeddings',
         usage: { prompt_tokens: 0, total_tokens: 0 },
       });

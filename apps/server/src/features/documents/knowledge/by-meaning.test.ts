@@ -13,7 +13,12 @@ import { askFiles, untilIndexed } from './test-helpers';
  * indexing; a question embeds only itself; the vectors are the owner's and go with the file.
  */
 const CONCEPTS = [/\b(car|automobile)s?\b/i, /\b(colou?r|crimson)\b/i, /\b(rain|wind|tide)\b/i];
-const embed = (text: string) => CONCEPTS.map((c) => (c.test(text) ? 1 : 0) + 0.01);
+/** While set, the embeddings server answers once it settles (a batch held in flight). */
+let held: Promise<void> | undefined;
+const embed = async (text: string) => {
+  await held;
+  return CONCEPTS.map((c) => (c.test(text) ? 1 : 0) + 0.01);
+};
 
 const weather = (n: number) =>
   Array.from(
@@ -90,6 +95,30 @@ describe.each(testDialects())('ask across files by meaning (%s)', (dialect) => {
     model.requests.length = 0;
     expect((await askFiles(server, a.token, { text: QUESTION })).status).toBe(200);
     expect(sentTexts(model.requests).join('\n')).not.toContain('crimson');
+  });
+
+  it("stops computing a deleted file's vectors after the batch under way", async () => {
+    const a = await registerWithId(server);
+    let release = () => {};
+    held = new Promise((r) => (release = r));
+    model.embeddingRequests.length = 0;
+    try {
+      // A long logbook: several batches of passages for the embeddings model.
+      const log = await uploadOk(server, a.token, 'logbook.txt', weather(4_000));
+      await expect.poll(() => model.embeddingRequests.length).toBe(1);
+      expect(model.embeddingRequests[0]!.input.length).toBeGreaterThan(1);
+      const del = await server.request(`/api/delete_file/${log.id}`, {
+        method: 'DELETE',
+        token: a.token,
+      });
+      expect(del.status).toBe(200);
+    } finally {
+      release();
+      held = undefined;
+    }
+    await server.app.knowledgeVectors!.settled();
+    // The batch under way was answered; no other batch of the deleted file was asked for.
+    expect(model.embeddingRequests).toHaveLength(1);
   });
 
   it('answers by words alone while the embeddings model is down, and gives vectors once it is back', async () => {

@@ -113,6 +113,9 @@ export class VectorIndexer {
     const turn = inTurn(embedder, ai, { priority: 'batch', owner: userId });
     const raw: number[][] = [];
     for (let i = 0; i < passages.length; i += EMBEDDING_BATCH) {
+      // A file deleted (or indexed again) meanwhile: its other batches would keep the model busy
+      // for vectors that could not be stored.
+      if (i > 0 && !(await vectorsRepo.current(db, fileId, stamp))) return;
       const batch = passages.slice(i, i + EMBEDDING_BATCH).map((p) => p.text);
       raw.push(...(await turn.embed(batch, this.stopping.signal)));
     }

@@ -20,6 +20,16 @@ export const vectorsRepo = {
       .limit(limit)
       .execute(),
 
+  /** Whether a file's passages are still those of `stamp`: not deleted, not indexed again. */
+  async current(db: Db, fileId: number, stamp: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('search_files')
+      .select(['updated_at', 'state'])
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row?.state === 'searchable' && row.updated_at === stamp;
+  },
+
   /**
    * A file's vectors, stored only if its passages are still those they were computed from (the
    * file's index row unchanged since `stamp`): false when the file was indexed again or deleted.
