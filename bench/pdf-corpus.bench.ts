@@ -21,17 +21,10 @@ import { settingsLine } from './lib/pdf-speed';
 
 type Bag = Map<string, number>;
 
-/** Spacing accents (after NFKC: a space and the combining mark) and the combining marks. */
-const ACCENTS: Record<string, string> = {
-  ' \u0308': '\u0308',
-  ' \u0301': '\u0301',
-  ' \u0300': '\u0300',
-  ' \u0302': '\u0302',
-  '\u0308': '\u0308',
-  '\u0301': '\u0301',
-  '\u0300': '\u0300',
-  '\u0302': '\u0302',
-};
+/**
+ * A dotless i or j with an accent: a spacing one before it (after NFKC, a space and the mark), or
+ * a combining one after.
+ */
 const DOTLESS_ACCENTED = /( [\u0300-\u0302\u0308])?([\u0131\u0237])([\u0300-\u0302\u0308])?/gu;
 
 /**
@@ -51,7 +44,7 @@ function words(text: string): Bag {
     .replace(/(\p{Ll})-\n\s*(\p{Ll})/gu, '$1$2')
     .replace(DOTLESS_ACCENTED, (all: string, before?: string, base?: string, after?: string) =>
       before || after
-        ? ((base === '\u0131' ? 'i' : 'j') + ACCENTS[before || after!]).normalize('NFC')
+        ? ((base === '\u0131' ? 'i' : 'j') + (before || after)!.trimStart()).normalize('NFC')
         : all,
     );
   for (const w of joined.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])

@@ -7,6 +7,16 @@ import { ordsByFile, type Place } from './knowledge.repo';
  */
 const BATCH = 500;
 
+/** Whether a file's passages are still those of `stamp`: not deleted, not indexed again. */
+async function isCurrent(db: Db, fileId: number, stamp: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('search_files')
+    .select(['updated_at', 'state'])
+    .where('file_id', '=', fileId)
+    .executeTakeFirst();
+  return row?.state === 'searchable' && row.updated_at === stamp;
+}
+
 export const vectorsRepo = {
   /** Searchable files whose vectors are missing or from another model, oldest first. */
   pending: (db: Db, model: string, limit: number) =>
@@ -20,15 +30,7 @@ export const vectorsRepo = {
       .limit(limit)
       .execute(),
 
-  /** Whether a file's passages are still those of `stamp`: not deleted, not indexed again. */
-  async current(db: Db, fileId: number, stamp: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('search_files')
-      .select(['updated_at', 'state'])
-      .where('file_id', '=', fileId)
-      .executeTakeFirst();
-    return row?.state === 'searchable' && row.updated_at === stamp;
-  },
+  current: isCurrent,
 
   /**
    * A file's vectors, stored only if its passages are still those they were computed from (the
@@ -46,12 +48,7 @@ export const vectorsRepo = {
     },
   ) =>
     db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('search_files')
-        .select(['updated_at', 'state'])
-        .where('file_id', '=', f.fileId)
-        .executeTakeFirst();
-      if (!row || row.state !== 'searchable' || row.updated_at !== f.stamp) return false;
+      if (!(await isCurrent(trx, f.fileId, f.stamp))) return false;
       await trx.deleteFrom('search_vectors').where('file_id', '=', f.fileId).execute();
       for (let i = 0; i < f.vectors.length; i += BATCH) {
         const rows = f.vectors.slice(i, i + BATCH).map((v) => ({

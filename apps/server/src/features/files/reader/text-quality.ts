@@ -61,8 +61,9 @@ export function cleanPopplerPage(text: string): string {
 /**
  * True when poppler's reading of a page is worth checking against pdf.js's: odd characters of a
  * broken font or a missed encoding (Mac Roman's among them), words spaced out letter by letter or
- * cut in pieces on lines of their own (rotated or spaced text), or hardly any text (a page of labels, or text poppler missed). A page read by pdf.js reads as it did
- * before poppler: on the corpus, each of these signs marked pages poppler read worse.
+ * cut in pieces on lines of their own (rotated or spaced text), or hardly any text (a page of
+ * labels, or text poppler missed). A page read by pdf.js reads as it did before poppler: on the
+ * corpus, each of these signs marked pages poppler read worse.
  */
 export function looksDoubtful(text: string): boolean {
   const visible = text.replace(/\s+/g, '');
