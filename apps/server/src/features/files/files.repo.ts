@@ -162,7 +162,7 @@ export const filesRepo = {
       .deleteFrom('files')
       .where('user_id', '=', userId)
       .where('file_name', 'not like', `${PENDING_PREFIX}%`)
-      .returning('storage_key')
+      .returning(['id', 'storage_key'])
       .execute(),
 
   /** Every finished (not pending) row, for the consistency sweep. */

@@ -16,6 +16,7 @@ import { extractText, READER_VERSION, type ExtractResult } from './reader';
 import { DOCX_BLOCKS_MAX_BYTES } from './docx-blocks';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
+import { stopReadsOf, whileFileExists } from './file-reads';
 import type { UploadLease } from './upload-lease';
 import { cpuPool } from '../../workers/cpu-pool';
 import { parseCachedText } from './cached-text-reader';
@@ -134,10 +135,9 @@ async function readFileText(
 ): Promise<{ result: ExtractResult; cached?: Promise<void> }> {
   const cached = await currentCachedText(deps, file.id);
   if (cached) return { result: cached };
-  const result = await extractText({
-    type: file.type as FileExtension,
-    stream: await openObject(deps, file),
-  });
+  const result = await whileFileExists(deps.db, file.id, async (signal) =>
+    extractText({ type: file.type as FileExtension, stream: await openObject(deps, file), signal }),
+  );
   if (result.timedOut) {
     // Cut short by the time limit (a scan read under load): answered as it is, never cached;
     // read again in the background with more time, and that text is cached (issue 26).
@@ -197,9 +197,11 @@ function rereadInBackground(deps: FilesDeps, file: FileRow) {
   rereading.add(file.id);
   void (async () => {
     try {
-      const result = await extractText(
-        { type: file.type as FileExtension, stream: await openObject(deps, file) },
-        { timeLimitMs: BACKGROUND_READ_MS },
+      const result = await whileFileExists(deps.db, file.id, async (signal) =>
+        extractText(
+          { type: file.type as FileExtension, stream: await openObject(deps, file), signal },
+          { timeLimitMs: BACKGROUND_READ_MS },
+        ),
       );
       if (!result.timedOut) await cacheText(deps, file.id, result);
     } catch {
@@ -303,12 +305,17 @@ export async function renameFile(deps: FilesDeps, userId: number, fileId: number
 export async function deleteFile(deps: FilesDeps, userId: number, fileId: number) {
   const file = await findOwnedFile(deps, userId, fileId);
   await filesRepo.deleteRow(deps.db, file.id);
+  stopReadsOf(deps.db, [file.id]);
   await deps.storage.delete(file.storage_key);
   return { message: 'File deleted', deleted: 1 };
 }
 
 export async function deleteAllFiles(deps: FilesDeps, userId: number) {
   const rows = await filesRepo.deleteAllOf(deps.db, userId);
+  stopReadsOf(
+    deps.db,
+    rows.map((r) => r.id),
+  );
   for (const { storage_key } of rows) await deps.storage.delete(storage_key);
   return { message: 'All files deleted', deleted: rows.length };
 }

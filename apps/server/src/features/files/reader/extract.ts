@@ -36,26 +36,48 @@ export async function extractText(
   limits: Partial<ReaderLimits> = {},
 ): Promise<ExtractResult> {
   const l: ReaderLimits = { ...DEFAULT_LIMITS, ...configured, ...limits };
-  const bytes = input.bytes ?? (await readAll(input.stream, l.maxInputBytes, l.timeLimitMs));
+  const { signal } = input;
+  signal?.throwIfAborted();
+  const bytes =
+    input.bytes ?? (await readAll(input.stream, l.maxInputBytes, l.timeLimitMs, signal));
   // The pool enforces the time limit and answers DocumentReadError for anything that goes wrong.
   const pool = extractionPool();
-  if (input.type === 'pdf')
-    return readPdfText(bytes, l, (limits, pages) => pool.read('pdf', bytes, limits, pages));
-  return pool.read(input.type, bytes, l);
+  const result =
+    input.type === 'pdf'
+      ? await readPdfText(
+          bytes,
+          l,
+          (limits, pages) => pool.read('pdf', bytes, limits, pages, signal),
+          signal,
+        )
+      : await pool.read(input.type, bytes, l, undefined, signal);
+  // Stopped as the text arrived: it is not for anyone any more.
+  signal?.throwIfAborted();
+  return result;
 }
 
-async function readAll(stream: Readable, max: number, timeLimitMs: number): Promise<Uint8Array> {
-  const signal = AbortSignal.timeout(timeLimitMs);
-  addAbortSignal(signal, stream);
+async function readAll(
+  stream: Readable,
+  max: number,
+  timeLimitMs: number,
+  stop?: AbortSignal,
+): Promise<Uint8Array> {
+  const timeout = AbortSignal.timeout(timeLimitMs);
+  addAbortSignal(stop ? AbortSignal.any([timeout, stop]) : timeout, stream);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      stream.destroy();
-      throw new DocumentReadError('it is larger than we can read');
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        stream.destroy();
+        throw new DocumentReadError('it is larger than we can read');
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (err) {
+    stop?.throwIfAborted(); // the stop's own reason, not the stream's AbortError
+    throw err;
   }
   return Buffer.concat(chunks);
 }

@@ -61,16 +61,21 @@ export class ExtractionPool {
     return this.pool.started;
   }
 
-  /** Reads a document; of a pdf, only `pages` (1-based) when given. */
+  /**
+   * Reads a document; of a pdf, only `pages` (1-based) when given. `signal` stops the read: out
+   * of the queue, or its worker ended (a parse or an OCR cannot be interrupted otherwise).
+   */
   read(
     type: FileExtension,
     bytes: Uint8Array,
     limits: ReaderLimits,
     pages?: number[],
+    signal?: AbortSignal,
   ): Promise<ExtractResult> {
     const job: ExtractJob = { type, bytes, limits, ...(pages && { pages }) };
     return this.pool.call<ExtractResult>(job, {
       timeoutMs: limits.timeLimitMs,
+      ...(signal && { signal }),
     });
   }
 

@@ -38,6 +38,7 @@ export async function readPdfText(
   bytes: Uint8Array,
   limits: ReaderLimits,
   pdfjs: PdfjsRead,
+  signal?: AbortSignal,
 ): Promise<ExtractResult> {
   if (!limits.pdftotext) return pdfjs(limits);
   const started = Date.now();
@@ -60,8 +61,13 @@ export async function readPdfText(
         told[i] = cleanPopplerPage(text);
         if (looksDoubtful(told[i])) doubtful.add(i + 1);
       },
+      ...(signal && { signal }),
     }),
   );
+  if (signal?.aborted) {
+    await doubtful.stop();
+    signal.throwIfAborted();
+  }
   if (!run.ok) {
     if (run.reason === 'timed out') throw new DocumentReadError('it took too long to read');
     await doubtful.stop(); // one pdf.js read of the file at a time

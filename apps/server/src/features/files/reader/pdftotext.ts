@@ -20,6 +20,8 @@ export interface PdftotextOptions {
    * still being read: the caller can start on a page before pdftotext has finished.
    */
   onPage?: (index: number, text: string) => void;
+  /** Kills the process: the outcome is then `stopped`. */
+  signal?: AbortSignal;
 }
 
 export type PdftotextOutcome =
@@ -35,7 +37,7 @@ export type PdftotextOutcome =
   | {
       ok: false;
       /** `missing`: no such command; `failed`: it could not read the file (why, in detail). */
-      reason: 'missing' | 'failed' | 'timed out';
+      reason: 'missing' | 'failed' | 'timed out' | 'stopped';
       detail: string;
     };
 
@@ -49,6 +51,7 @@ const MODE_ARGS: string[] = [];
 export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<PdftotextOutcome> {
   const args = [...MODE_ARGS, '-enc', 'UTF-8', '-eol', 'unix', '-f', '1', '-l', `${o.lastPage}`];
   return new Promise((resolve) => {
+    if (o.signal?.aborted) return resolve({ ok: false, reason: 'stopped', detail: 'before start' });
     // Only PATH, to find the command: nothing of the server's environment reaches it.
     const child = spawn(o.command, [...args, '-', '-'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -77,6 +80,12 @@ export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<Pd
       timedOut = true;
       child.kill('SIGKILL');
     }, o.timeoutMs);
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      child.kill('SIGKILL');
+    };
+    o.signal?.addEventListener('abort', stop, { once: true });
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (cut) return;
@@ -94,6 +103,7 @@ export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<Pd
 
     child.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      o.signal?.removeEventListener('abort', stop);
       resolve({
         ok: false,
         reason: err.code === 'ENOENT' ? 'missing' : 'failed',
@@ -102,6 +112,8 @@ export function runPdftotext(bytes: Uint8Array, o: PdftotextOptions): Promise<Pd
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      o.signal?.removeEventListener('abort', stop);
+      if (stopped) return resolve({ ok: false, reason: 'stopped', detail: 'stopped' });
       if (timedOut) return resolve({ ok: false, reason: 'timed out', detail: `${o.timeoutMs} ms` });
       if (!cut && code !== 0) {
         const why = stderr.trim().split('\n').at(-1) ?? '';

@@ -28,9 +28,13 @@ export interface ExtractResult {
   timedOut?: boolean;
 }
 
-export type ExtractInput =
+export type ExtractInput = (
   | { type: FileExtension; bytes: Uint8Array; stream?: never }
-  | { type: FileExtension; stream: Readable; bytes?: never };
+  | { type: FileExtension; stream: Readable; bytes?: never }
+) & {
+  /** Stops the read (its worker, poppler's process, OCR) and rejects with the signal's reason. */
+  signal?: AbortSignal;
+};
 
 /**
  * The reader's output version, stored with cached text: raise it when the same document would

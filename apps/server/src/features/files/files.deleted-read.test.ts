@@ -1,0 +1,98 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/test-app';
+import { READ_CHECK_MS } from './file-reads';
+import { getFileText } from './files.service';
+import { configureReader } from './reader';
+import { registerWithId, uploadOk } from './test-helpers';
+
+/**
+ * A deleted file's read stops: the reader (here poppler's process) is not kept busy for text that
+ * nobody can ask for, whether the file was deleted through this server or elsewhere.
+ */
+describe("a deleted file's read", () => {
+  let server: TestServer;
+  let dir: string;
+  let pids: string;
+
+  const started = () => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n') : []);
+  const running = (pid: string) => {
+    try {
+      process.kill(Number(pid), 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    // A stand-in pdftotext that notes its process id, then reads for five minutes unless killed
+    // (the reader's time limit raised to match): only a stop ends it within the test.
+    dir = mkdtempSync(path.join(tmpdir(), 'inkwell-deleted-read-'));
+    pids = path.join(dir, 'pids');
+    const command = path.join(dir, 'pdftotext');
+    writeFileSync(
+      command,
+      `#!/bin/sh\necho $$ >> ${pids}\ncat > /dev/null\n` +
+        `i=0\nwhile [ $i -lt 6000 ]; do sleep 0.05; i=$((i+1)); done\nprintf 'Too late.\\f'\n`,
+    );
+    chmodSync(command, 0o755);
+    configureReader({ pdftotext: command, timeLimitMs: 300_000 });
+  });
+  // A failed run leaves its stand-ins reading: ended before the server (which waits for its
+  // reads) and after it (a read its sweep started meanwhile).
+  const endStandIns = () => {
+    for (const pid of started()) if (running(pid)) process.kill(Number(pid), 'SIGKILL');
+  };
+  afterAll(async () => {
+    endStandIns();
+    await server?.close();
+    endStandIns();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const deps = () => ({ db: server.app.db, dialect: server.dialect, storage: server.app.storage });
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200, 0x20)]);
+
+  /** Uploads a pdf and waits until the upload's own read (for the search index) has started. */
+  async function uploadBeingRead(token: string, name: string) {
+    const before = started().length;
+    const file = await uploadOk(server, token, name, pdf);
+    await expect.poll(() => started().length).toBe(before + 1);
+    return { file, pid: started().at(-1)! };
+  }
+
+  it('stops at once when the file is deleted, and answers its readers 404', async () => {
+    const user = await registerWithId(server);
+    const { file, pid } = await uploadBeingRead(user.token, 'minutes.pdf');
+    const action = getFileText(deps(), user.id, file.id);
+    const res = await server.request(`/api/delete_file/${file.id}`, {
+      method: 'DELETE',
+      token: user.token,
+    });
+    expect(res.status).toBe(200);
+    await expect(action).rejects.toMatchObject({ statusCode: 404, message: 'File not found' });
+    await expect.poll(() => running(pid)).toBe(false);
+  });
+
+  it('stops when all files are deleted', async () => {
+    const user = await registerWithId(server);
+    const { pid } = await uploadBeingRead(user.token, 'agenda.pdf');
+    const res = await server.request('/api/delete_all_files', {
+      method: 'DELETE',
+      token: user.token,
+    });
+    expect(res.status).toBe(200);
+    await expect.poll(() => running(pid)).toBe(false);
+  });
+
+  it('stops when another server deletes the file (its row is gone)', async () => {
+    const user = await registerWithId(server);
+    const { file, pid } = await uploadBeingRead(user.token, 'budget.pdf');
+    await server.app.db.deleteFrom('files').where('id', '=', file.id).execute();
+    await expect.poll(() => running(pid), { timeout: READ_CHECK_MS * 4 }).toBe(false);
+  });
+});
