@@ -27,6 +27,13 @@ export interface GenerateOptions {
    * cannot hog the model). A user id, or `ip:<address>` for an anonymous page analysis.
    */
   owner?: string | number;
+  /**
+   * The owner's conversation goes on from this reply (a chat): the embedded engine keeps what it
+   * evaluated for their next message and readies its start. A one-off answer (a question about
+   * files, typed text to translate) keeps nothing: its next call's prompt is another, and a
+   * sequence kept for it would be one fewer for everyone else's conversations.
+   */
+  conversation?: boolean;
   /** The long work this call belongs to, told of its queue position (see progress.ts). */
   work?: WorkHandle;
   /**

@@ -61,6 +61,7 @@ export async function generateReply(
       maxTokens: replyTokens,
       priority: 'interactive',
       owner: ask.userId,
+      conversation: true,
     } as const;
     for await (const piece of deps.ai.stream(turns, opts))
       live.publish({ kind: 'token', text: piece });

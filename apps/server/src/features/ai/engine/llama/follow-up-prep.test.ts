@@ -73,7 +73,12 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
   });
 
   it('evaluates only the new question once the reply is read', async () => {
-    const opts = { maxTokens: 40, priority: 'interactive', owner: 'ann' } as const;
+    const opts = {
+      maxTokens: 40,
+      priority: 'interactive',
+      owner: 'ann',
+      conversation: true,
+    } as const;
     const first = [SYSTEM, ask(1)];
     const { reply } = await run(first, opts);
     await p.followUps.prepared('ann');
@@ -85,7 +90,12 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
   });
 
   it("stops readying when the person's next message comes at once, and answers it", async () => {
-    const opts = { maxTokens: 40, priority: 'interactive', owner: 'bo' } as const;
+    const opts = {
+      maxTokens: 40,
+      priority: 'interactive',
+      owner: 'bo',
+      conversation: true,
+    } as const;
     const first = [SYSTEM, ask(3)];
     const { reply } = await run(first, opts);
     // No wait for the preparation: the follow-up takes the sequence back and evaluates the rest.
@@ -96,7 +106,12 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
   });
 
   it('pauses while another call generates and goes on once the engine is quiet', async () => {
-    const opts = { maxTokens: 40, priority: 'interactive', owner: 'cy' } as const;
+    const opts = {
+      maxTokens: 40,
+      priority: 'interactive',
+      owner: 'cy',
+      conversation: true,
+    } as const;
     // Dee's long reply generates while Cy's ends: Cy's preparation yields to it.
     const stopDee = new AbortController();
     let deeStarted!: () => void;
@@ -106,6 +121,7 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
         maxTokens: 1000,
         priority: 'interactive',
         owner: 'dee',
+        conversation: true,
         signal: stopDee.signal,
       }))
         deeStarted();

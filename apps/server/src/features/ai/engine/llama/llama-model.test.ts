@@ -298,7 +298,12 @@ describe('llama provider: no chat waits for other whole replies', () => {
   it('serves chats one after another on the third sequence while two long replies generate', async () => {
     // A first chat leaves its system message kept; while nothing generates, the other sequences
     // are given it too.
-    await generate(p, chat('first'), { maxTokens: 4, priority: 'interactive', owner: 'first' });
+    await generate(p, chat('first'), {
+      maxTokens: 4,
+      priority: 'interactive',
+      owner: 'first',
+      conversation: true,
+    });
     await expect.poll(() => p.sequencesHolding(SYSTEM.content)).toBe(3);
 
     const events: string[] = [];
@@ -308,6 +313,7 @@ describe('llama provider: no chat waits for other whole replies', () => {
         maxTokens,
         priority: 'interactive',
         owner: name,
+        conversation: true,
       }))
         if (!events.includes(`${name}:first`)) {
           events.push(`${name}:first`);

@@ -141,7 +141,7 @@ export class LlamaModelProvider implements LanguageModel {
     const priority = opts.priority ?? 'batch';
     const owner = opts.owner === undefined ? undefined : String(opts.owner);
     // A person's follow-up takes back their conversation's sequence, ready or not.
-    if (priority === 'interactive') await this.followUps.settle(owner);
+    if (priority === 'interactive' && opts.conversation) await this.followUps.settle(owner);
     // Best: this owner's interrupted call (its prompt is evaluated there: a retry costs only the
     // new tokens); then a sequence that holds this system message; last, another owner's kept work.
     const sequence = await ready.pool.acquire({
@@ -151,7 +151,7 @@ export class LlamaModelProvider implements LanguageModel {
     });
     if (priority === 'interactive') {
       this.interactiveRunning++;
-      if (system !== undefined) this.peopleSystem = system;
+      if (system !== undefined && opts.conversation) this.peopleSystem = system;
     }
     let completed = false;
     let reused = 0;
@@ -244,17 +244,18 @@ export class LlamaModelProvider implements LanguageModel {
       // Reached on success, error, abort and on a consumer that stopped early: free the sequence,
       // which keeps only its system message (SystemPrefix), or, for a known owner, all it
       // evaluated (KeptWork): a person's conversation, for their follow-up, and an interrupted
-      // batch call (preempted, or its job stopped), for its retry.
+      // call (preempted, its job stopped, an answer stopped), for its retry.
       stop.abort();
       await generation;
       this.generating--;
       chat.dispose({ disposeSequence: false });
-      const keep = owner !== undefined && (priority === 'interactive' || !completed);
+      const conversation = priority === 'interactive' && opts.conversation === true;
+      const keep = owner !== undefined && (conversation || !completed);
       if (keep) ready.kept.keep(sequence, owner, system);
       // The cut waits for node-llama-cpp's context lock (held while other sequences' tokens are
       // queued): the call ends now, and the sequence returns to the pool once it is cut.
       const cut = keep
-        ? priority === 'interactive' && owner !== undefined
+        ? conversation && owner !== undefined
           ? this.followUps.prepare(this.prepEngine(ready), sequence, owner, turns, reply)
           : Promise.resolve()
         : ready.prefix

@@ -43,7 +43,12 @@ describe('llama provider: what a sequence already evaluated is reused, never wai
 
   const evaluated = async (turns: ChatTurn[], owner: string) => {
     const before = p.inputTokensEvaluated();
-    const reply = await generate(p, turns, { maxTokens: 8, priority: 'interactive', owner });
+    const reply = await generate(p, turns, {
+      maxTokens: 8,
+      priority: 'interactive',
+      owner,
+      conversation: true,
+    });
     return { tokens: p.inputTokensEvaluated() - before, reply };
   };
 
@@ -72,6 +77,7 @@ describe('llama provider: what a sequence already evaluated is reused, never wai
         maxTokens,
         priority: 'interactive',
         owner: name,
+        conversation: true,
       }))
         if (!events.includes(`${name}:first`)) {
           events.push(`${name}:first`);
@@ -108,6 +114,57 @@ describe('llama provider: what a sequence already evaluated is reused, never wai
     // A new topic asking an earlier question again evaluates it afresh.
     const again = await evaluated([SYSTEM, question(13)], 'cy');
     expect(again.tokens).toBeGreaterThan(0.8 * p.countTokens(question(13).content));
+  });
+});
+
+describe('llama provider: one-off answers keep no sequence', () => {
+  const ASK: ChatTurn = { role: 'system', content: 'Answer from the passages of the file.' };
+  let dataDir: string;
+  let p: LlamaModelProvider;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-one-off-'));
+    p = new LlamaModelProvider(
+      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
+      log,
+      {
+        gpu: false,
+        sequences: 2,
+        contextSize: 4096,
+        threads: defaultThreads(availableParallelism()),
+      },
+    );
+    p.start();
+    await p.whenSettled();
+  });
+  afterAll(async () => {
+    await p.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const evaluated = async (owner: string, conversation: boolean) => {
+    const before = p.inputTokensEvaluated();
+    const opts = { maxTokens: 8, priority: 'interactive', owner, conversation } as const;
+    await generate(p, [ASK, question(20)], opts);
+    // Read at once: a conversation's follow-up is being readied by now, a one-off's never is.
+    const readying = p.followUps.state(owner);
+    await p.followUps.prepared(owner);
+    return { tokens: p.inputTokensEvaluated() - before, readying };
+  };
+
+  it('an answer about a file readies no follow-up and keeps nothing of its question', async () => {
+    const first = await evaluated('eve', false);
+    expect(first.readying).toBe('none');
+    // Asked again, the question is evaluated again: its sequence kept only the system message
+    // and went back to everyone (a conversation's would stay Eve's, for her next message).
+    const again = await evaluated('eve', false);
+    expect(again.tokens).toBeGreaterThan(0.8 * p.countTokens(question(20).content));
+
+    const chat = await evaluated('finn', true);
+    expect(chat.readying).toBe('preparing');
+    // A conversation's sequence stays Finn's: his next call starts from what it holds.
+    const next = await evaluated('finn', true);
+    expect(next.tokens).toBeLessThan(0.2 * p.countTokens(question(20).content));
   });
 });
 
