@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurn, GenerateOptions } from '../../language-model';
 import { followUpStart } from './follow-up-prep';
-import { defaultThreads, LlamaModelProvider } from './llama-model';
+import type { LlamaModelProvider } from './llama-model';
 import { promptTokens } from './prompt-reuse';
-import { ensureTinyGguf } from './tiny-gguf';
-import { openTinyLlama } from './tiny-llama.test-helper';
+import { openTinyLlama, startTinyProvider } from './tiny-llama.test-helper';
 
-const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 const SYSTEM: ChatTurn = { role: 'system', content: 'You are Inkwell, a writing assistant.' };
 const ask = (n: number): ChatTurn => ({
   role: 'user',
@@ -19,7 +12,7 @@ const ask = (n: number): ChatTurn => ({
 });
 
 describe('a follow-up readied while the person reads the reply (tiny GGUF)', () => {
-  let dataDir: string;
+  let tiny: Awaited<ReturnType<typeof startTinyProvider>>;
   let p: LlamaModelProvider;
   /** Streams a call to its end; returns the reply and the prompt tokens it evaluated. */
   const run = async (turns: ChatTurn[], opts: GenerateOptions) => {
@@ -51,25 +44,13 @@ describe('a follow-up readied while the person reads the reply (tiny GGUF)', () 
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-follow-up-'));
-    p = new LlamaModelProvider(
-      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
-      log,
-      {
-        gpu: false,
-        sequences: 2,
-        contextSize: 2048,
-        threads: defaultThreads(availableParallelism()),
-      },
-    );
-    p.start();
-    await p.whenSettled();
+    tiny = await startTinyProvider({ sequences: 2, contextSize: 2048 });
+    p = tiny.p;
     tokens = await openTinyLlama({ sequences: 1, contextSize: 256 });
   });
   afterAll(async () => {
     await tokens?.close();
-    await p.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await tiny?.close();
   });
 
   it('evaluates only the new question once the reply is read', async () => {

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, type ChatTurn } from '../../language-model';
-import { defaultThreads, LlamaModelProvider } from './llama-model';
+import type { LlamaModelProvider } from './llama-model';
 import { findGap, MIN_KEPT_AFTER_GAP } from './prompt-reuse';
-import { ensureTinyGguf } from './tiny-gguf';
+import { startTinyProvider } from './tiny-llama.test-helper';
 
-const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 const SYSTEM: ChatTurn = { role: 'system', content: 'You are Inkwell, a writing assistant.' };
 const DOC: ChatTurn = { role: 'system', content: 'Summarize the document.' };
 const question = (n: number): ChatTurn => ({
@@ -18,28 +12,14 @@ const question = (n: number): ChatTurn => ({
 });
 
 describe('llama provider: what a sequence already evaluated is reused, never waited for', () => {
-  let dataDir: string;
+  let tiny: Awaited<ReturnType<typeof startTinyProvider>>;
   let p: LlamaModelProvider;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-reuse-'));
-    p = new LlamaModelProvider(
-      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
-      log,
-      {
-        gpu: false,
-        sequences: 3,
-        contextSize: 4096,
-        threads: defaultThreads(availableParallelism()),
-      },
-    );
-    p.start();
-    await p.whenSettled();
+    tiny = await startTinyProvider({ sequences: 3, contextSize: 4096 });
+    p = tiny.p;
   });
-  afterAll(async () => {
-    await p.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => tiny?.close());
 
   const evaluated = async (turns: ChatTurn[], owner: string) => {
     const before = p.inputTokensEvaluated();
@@ -119,28 +99,14 @@ describe('llama provider: what a sequence already evaluated is reused, never wai
 
 describe('llama provider: one-off answers keep no sequence', () => {
   const ASK: ChatTurn = { role: 'system', content: 'Answer from the passages of the file.' };
-  let dataDir: string;
+  let tiny: Awaited<ReturnType<typeof startTinyProvider>>;
   let p: LlamaModelProvider;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-one-off-'));
-    p = new LlamaModelProvider(
-      { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
-      log,
-      {
-        gpu: false,
-        sequences: 2,
-        contextSize: 4096,
-        threads: defaultThreads(availableParallelism()),
-      },
-    );
-    p.start();
-    await p.whenSettled();
+    tiny = await startTinyProvider({ sequences: 2, contextSize: 4096 });
+    p = tiny.p;
   });
-  afterAll(async () => {
-    await p.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => tiny?.close());
 
   const evaluated = async (owner: string, conversation: boolean) => {
     const before = p.inputTokensEvaluated();

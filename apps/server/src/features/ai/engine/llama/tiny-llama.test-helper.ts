@@ -1,9 +1,14 @@
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
 import type {
   ChatHistoryItem,
   CustomBatchingPrioritizationStrategy,
   LlamaContextSequence,
 } from 'node-llama-cpp';
+import { LlamaModelProvider } from './llama-model';
 import { contextOptions, defaultThreads, llamaOptions, type LlamaTuning } from './llama-tuning';
 import { ensureTinyGguf } from './tiny-gguf';
 
@@ -61,4 +66,27 @@ export async function openTinyLlama(opts: {
   }
 
   return { llama, model, chatWrapper, sequences, ask, close: () => llama.dispose() };
+}
+
+/**
+ * The embedded provider itself on the tiny GGUF, loaded (`p.whenSettled()` has resolved), with
+ * its own data directory; `close` ends it and removes the directory.
+ */
+export async function startTinyProvider(opts: { sequences: number; contextSize: number }) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'inkwell-llama-'));
+  const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+  const p = new LlamaModelProvider(
+    { MODEL_PATH: ensureTinyGguf(), MODEL_DOWNLOAD: 'off', dataDir },
+    log,
+    { gpu: false, ...opts, threads: defaultThreads(availableParallelism()) },
+  );
+  p.start();
+  await p.whenSettled();
+  return {
+    p,
+    async close() {
+      await p.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
