@@ -162,6 +162,62 @@ describe('search indexer pipeline', () => {
   });
 });
 
+/**
+ * Accounts take turns at the index: one account uploading file after file (each newest one first)
+ * kept another account's upload waiting behind every one of them.
+ */
+describe('search indexer turns', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await server?.close();
+  });
+
+  it("indexes another account's upload after one more file of a busy account, not after all", async () => {
+    // Only this test's indexer reads: the files' texts are read by it, in the order it takes them.
+    await server.app.knowledge.stop();
+    const [ann, bo] = [await registerWithId(server), await registerWithId(server)];
+    const upload = async (user: { token: string; id: number }, text: string) => ({
+      id: (await uploadOk(server, user.token, `${text}.txt`, text)).id,
+      user: user.id,
+    });
+    const annFiles = [];
+    for (const n of [1, 2, 3, 4, 5, 6]) annFiles.push(await upload(ann, `ann${n}`));
+    const boFile = await upload(bo, 'bo1');
+
+    // The reads in the order they start; the first is held until every file is queued.
+    const reader = extractionPool();
+    const read = reader.read.bind(reader);
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    vi.spyOn(reader, 'read').mockImplementation(async (...args) => {
+      order.push(Buffer.from(args[1]).toString());
+      if (order.length === 1) await held;
+      return read(...args);
+    });
+    const indexer = new SearchIndexer(
+      { db: server.app.db, dialect: server.dialect, storage: server.app.storage },
+      server.app.log,
+    );
+    // Ann's uploads come one after another; Bo's comes among them.
+    for (const f of annFiles.slice(0, 3)) indexer.add(f.id, f.user);
+    await expect.poll(() => order.length).toBe(1);
+    indexer.add(boFile.id, boFile.user);
+    for (const f of annFiles.slice(3)) indexer.add(f.id, f.user);
+    release();
+    await indexer.idle();
+
+    // Two of Ann's files were taken before Bo's came (two in flight); his is next, then hers,
+    // newest first.
+    expect(order).toEqual(['ann1', 'ann3', 'bo1', 'ann6', 'ann5', 'ann4', 'ann2']);
+    await indexer.stop();
+  });
+});
+
 /** A query builder whose `execute` resolves only after `gate`, its chain of calls kept. */
 function answeringAfter<T extends object>(builder: T, gate: Promise<void>): T {
   return new Proxy(builder, {

@@ -34,6 +34,9 @@ const isGone = (err: unknown) => {
 
 export class SearchIndexer {
   private readonly queue = new Map<number, number>();
+  /** When each owner's file was last taken (a count of files taken), for their turns. */
+  private readonly served = new Map<number, number>();
+  private turns = 0;
   /** The files being indexed now. */
   private readonly current = new Set<number>();
   /** The lanes working through the queue, at most IN_FLIGHT. */
@@ -118,7 +121,10 @@ export class SearchIndexer {
       const lane: Promise<void> = this.lane().finally(() => {
         this.lanes.delete(lane);
         this.pump(); // a file queued as the lane ended
-        if (this.lanes.size === 0) this.mergeWhenIdle();
+        if (this.lanes.size === 0) {
+          this.served.clear(); // nobody waits: no turn is owed
+          this.mergeWhenIdle();
+        }
       });
       this.lanes.add(lane);
     }
@@ -144,10 +150,27 @@ export class SearchIndexer {
     })();
   }
 
+  /**
+   * The next file: of the owner served least recently (then the one nearest the front), their
+   * newest first. Newest first alone let one account's stream of uploads keep every other
+   * account's file waiting behind it; now each owner's turn comes after one file of each other.
+   */
+  private takeNext(): [number, number] {
+    let next: [number, number] | undefined;
+    let nextServed = Infinity;
+    for (const [fileId, userId] of this.queue) {
+      const served = this.served.get(userId) ?? 0;
+      if (served < nextServed) [next, nextServed] = [[fileId, userId], served];
+      if (served === 0) break;
+    }
+    this.queue.delete(next![0]);
+    this.served.set(next![1], ++this.turns);
+    return next!;
+  }
+
   private async lane(): Promise<void> {
     while (!this.stopped && this.queue.size) {
-      const [fileId, userId] = this.queue.entries().next().value!;
-      this.queue.delete(fileId);
+      const [fileId, userId] = this.takeNext();
       this.current.add(fileId);
       try {
         await this.index(fileId, userId);
