@@ -1,7 +1,12 @@
-import { AlignmentType, Document, Packer, Paragraph, TextRun } from 'docx';
-import PDFDocument from 'pdfkit';
+import type * as Docx from 'docx';
+import type PdfKit from 'pdfkit';
+import { lazyRequire } from '../../lib/lazy-require';
 import type { DownloadFormat } from '@inkwell/contract';
 import { availableFonts } from './pdf-fonts';
+
+// Loaded at the first download of that format (a tenth of a second each), not by every process.
+const docx = lazyRequire<typeof Docx>('docx');
+const pdfkit = lazyRequire<typeof PdfKit>('pdfkit');
 
 /**
  * The AI's answer as a file the user downloads: txt (UTF-8), docx (Word renders any script with
@@ -38,6 +43,7 @@ export async function exportText(
 }
 
 async function toDocx(text: string): Promise<Buffer> {
+  const { AlignmentType, Document, Packer, Paragraph, TextRun } = docx();
   const paragraphs = text.split(/\r?\n/).map((line) => {
     const rtl = RTL.test(line);
     return new Paragraph({
@@ -55,6 +61,7 @@ interface FontWithGlyphs {
 }
 
 async function toPdf(text: string): Promise<Buffer> {
+  const PDFDocument = pdfkit();
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'Inkwell response' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,7 +1,11 @@
-import mammoth from 'mammoth';
+import type * as Mammoth from 'mammoth';
+import { lazyRequire } from '../../lib/lazy-require';
 import { parseFragment } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import type { DocBlock } from '@inkwell/contract';
+
+/** mammoth (with its XML and zip readers), loaded by the first docx preview's worker only. */
+const mammoth = lazyRequire<typeof Mammoth>('mammoth');
 
 type Node = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -37,7 +41,7 @@ function descendants(n: Element, tag: string): Element[] {
  * the document's HTML.
  */
 export async function docxBlocks(bytes: Buffer): Promise<DocBlock[]> {
-  const { value: html } = await mammoth.convertToHtml({ buffer: bytes });
+  const { value: html } = await mammoth().convertToHtml({ buffer: bytes });
   const blocks: DocBlock[] = [];
   for (const el of elements(parseFragment(html))) {
     if (blocks.length >= MAX_BLOCKS) break;

@@ -1,6 +1,5 @@
 import type { ProofreadIssue, ProofreadKeptReason } from '@inkwell/contract';
-import { detect } from 'tinyld';
-import { detectLanguage } from '../retrieval/detect-language';
+import { detect, detectLanguage } from '../retrieval/detect-language';
 import { DocumentWords, isCapitalised, startsSentence, wordsOf, type Word } from './document-words';
 import type { HarperFinding } from './harper';
 

@@ -1,4 +1,10 @@
-import { detect } from 'tinyld';
+import type * as Tinyld from 'tinyld';
+import { lazyRequire } from '../../../lib/lazy-require';
+
+/** tinyld (its language profiles take ~0.1 s to load), at the first text to tell. */
+const tinyld = lazyRequire<typeof Tinyld>('tinyld');
+/** tinyld's guess of a text's language (ISO 639-1), '' when it cannot tell. */
+export const detect = (text: string) => tinyld().detect(text);
 
 /**
  * The main language of a document (ISO 639-1), from a few samples spread through it so a
