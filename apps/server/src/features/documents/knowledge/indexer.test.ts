@@ -68,7 +68,7 @@ describe('search indexer sweep', () => {
 /**
  * A folder indexed as a pipeline: while one file's rows are written, the next file's terms are
  * computed (one file at a time left a core idle during each write), and never two files read or
- * two files' terms computed at once (each pool keeps a worker for people).
+ * two files' terms computed at once (each pool keeps a worker for people); accounts take turns.
  */
 describe('search indexer pipeline', () => {
   let server: TestServer;
@@ -160,24 +160,12 @@ describe('search indexer pipeline', () => {
     ]);
     await indexer.stop();
   });
-});
-
-/**
- * Accounts take turns at the index: one account uploading file after file (each newest one first)
- * kept another account's upload waiting behind every one of them.
- */
-describe('search indexer turns', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    await server?.close();
-  });
 
   it("indexes another account's upload after one more file of a busy account, not after all", async () => {
-    // Only this test's indexer reads: the files' texts are read by it, in the order it takes them.
+    // One account uploading file after file (each newest one first) kept another account's
+    // upload waiting behind every one of them. Only this test's indexer reads: the files'
+    // texts are read by it, in the order it takes them.
+    vi.restoreAllMocks();
     await server.app.knowledge.stop();
     const [ann, bo] = [await registerWithId(server), await registerWithId(server)];
     const upload = async (user: { token: string; id: number }, text: string) => ({
