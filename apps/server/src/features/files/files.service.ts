@@ -12,7 +12,7 @@ import { conflict, badRequest, notFound } from '../../lib/http-error';
 import { isOutOfSpace } from '../../lib/out-of-space';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
-import { extractText, READER_VERSION, type ExtractResult } from './reader';
+import { extractText, READER_VERSION, type ExtractResult, type ReaderLimits } from './reader';
 import { DOCX_BLOCKS_MAX_BYTES } from './docx-blocks';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
@@ -135,9 +135,7 @@ async function readFileText(
 ): Promise<{ result: ExtractResult; cached?: Promise<void> }> {
   const cached = await currentCachedText(deps, file.id);
   if (cached) return { result: cached };
-  const result = await whileFileExists(deps.db, file.id, async (signal) =>
-    extractText({ type: file.type as FileExtension, stream: await openObject(deps, file), signal }),
-  );
+  const result = await readStored(deps, file);
   if (result.timedOut) {
     // Cut short by the time limit (a scan read under load): answered as it is, never cached;
     // read again in the background with more time, and that text is cached (issue 26).
@@ -146,6 +144,16 @@ async function readFileText(
   }
   // The cache is an extra: a failed write (the database down a moment) costs a read next time.
   return { result, cached: cacheText(deps, file.id, result).catch(() => undefined) };
+}
+
+/** The reader on a stored file's bytes, stopped if the file is deleted meanwhile (file-reads.ts). */
+function readStored(deps: FilesDeps, file: FileRow, limits?: Partial<ReaderLimits>) {
+  return whileFileExists(deps.db, file.id, async (signal) =>
+    extractText(
+      { type: file.type as FileExtension, stream: await openObject(deps, file), signal },
+      limits,
+    ),
+  );
 }
 
 /**
@@ -197,12 +205,7 @@ function rereadInBackground(deps: FilesDeps, file: FileRow) {
   rereading.add(file.id);
   void (async () => {
     try {
-      const result = await whileFileExists(deps.db, file.id, async (signal) =>
-        extractText(
-          { type: file.type as FileExtension, stream: await openObject(deps, file), signal },
-          { timeLimitMs: BACKGROUND_READ_MS },
-        ),
-      );
+      const result = await readStored(deps, file, { timeLimitMs: BACKGROUND_READ_MS });
       if (!result.timedOut) await cacheText(deps, file.id, result);
     } catch {
       // The next read tries again.

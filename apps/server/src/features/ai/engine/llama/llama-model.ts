@@ -140,8 +140,10 @@ export class LlamaModelProvider implements LanguageModel {
     const system = systemMessage(turns);
     const priority = opts.priority ?? 'batch';
     const owner = opts.owner === undefined ? undefined : String(opts.owner);
+    // A person's chat: what the sequence evaluated is kept for their next message.
+    const conversation = priority === 'interactive' && opts.conversation === true;
     // A person's follow-up takes back their conversation's sequence, ready or not.
-    if (priority === 'interactive' && opts.conversation) await this.followUps.settle(owner);
+    if (conversation) await this.followUps.settle(owner);
     // Best: this owner's interrupted call (its prompt is evaluated there: a retry costs only the
     // new tokens); then a sequence that holds this system message; last, another owner's kept work.
     const sequence = await ready.pool.acquire({
@@ -151,7 +153,7 @@ export class LlamaModelProvider implements LanguageModel {
     });
     if (priority === 'interactive') {
       this.interactiveRunning++;
-      if (system !== undefined && opts.conversation) this.peopleSystem = system;
+      if (system !== undefined && conversation) this.peopleSystem = system;
     }
     let completed = false;
     let reused = 0;
@@ -249,7 +251,6 @@ export class LlamaModelProvider implements LanguageModel {
       await generation;
       this.generating--;
       chat.dispose({ disposeSequence: false });
-      const conversation = priority === 'interactive' && opts.conversation === true;
       const keep = owner !== undefined && (conversation || !completed);
       if (keep) ready.kept.keep(sequence, owner, system);
       // The cut waits for node-llama-cpp's context lock (held while other sequences' tokens are
