@@ -12,4 +12,5 @@ export {
   warmReader,
 } from './reader';
 export { UPLOAD_LEASE } from './upload-lease';
+export { whileFileExists } from './file-reads';
 export { filesAccountCleanup } from './files-account-cleanup';

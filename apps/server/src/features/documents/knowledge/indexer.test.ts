@@ -201,7 +201,56 @@ describe('search indexer pipeline', () => {
 
     // Two of Ann's files were taken before Bo's came (two in flight); his is next, then hers,
     // newest first.
-    expect(order).toEqual(['ann1', 'ann3', 'bo1', 'ann6', 'ann5', 'ann4', 'ann2']);
+    expect(order).toEqual(['ann1', 'ann2', 'bo1', 'ann6', 'ann5', 'ann4', 'ann3']);
+    await indexer.stop();
+  });
+
+  it("computes no terms for a file deleted after its read, while it waited for another's", async () => {
+    vi.restoreAllMocks();
+    await server.app.knowledge.stop();
+    const user = await registerWithId(server);
+    const first = await uploadOk(server, user.token, 'first.txt', 'first file');
+    const second = await uploadOk(server, user.token, 'second.txt', 'second file');
+
+    // The first file's computation is held; the second's read is watched until it has ended.
+    const reader = extractionPool();
+    const read = reader.read.bind(reader);
+    let secondRead!: () => void;
+    const secondReadDone = new Promise<void>((r) => (secondRead = r));
+    vi.spyOn(reader, 'read').mockImplementation(async (...args) => {
+      const out = await read(...args);
+      if (Buffer.from(args[1]).toString() === 'second file') secondRead();
+      return out;
+    });
+    const pool = cpuPool();
+    const run = pool.run.bind(pool);
+    const computed: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    vi.spyOn(pool, 'run').mockImplementation(async (task, arg, opts) => {
+      if (task !== 'searchPassages') return run(task, arg, opts);
+      computed.push((arg as { text: string }).text);
+      if (computed.length === 1) await held;
+      return run(task, arg, opts);
+    });
+    const indexer = new SearchIndexer(
+      { db: server.app.db, dialect: server.dialect, storage: server.app.storage },
+      server.app.log,
+    );
+    indexer.add(first.id, user.id);
+    indexer.add(second.id, user.id);
+    await secondReadDone;
+    await expect.poll(() => computed.length).toBe(1);
+    const res = await server.request(`/api/delete_file/${second.id}`, {
+      method: 'DELETE',
+      token: user.token,
+    });
+    expect(res.status).toBe(200);
+    release();
+    await indexer.idle();
+
+    expect(computed).toEqual(['first file']);
+    expect(indexer.indexed).toBe(1);
     await indexer.stop();
   });
 });

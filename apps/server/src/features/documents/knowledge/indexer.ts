@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../../../lib/http-error';
 import { cpuPool } from '../../../workers/cpu-pool';
 import type { DocumentsCpuTasks } from '../documents.cpu';
-import { getFileText, type FilesDeps } from '../../files';
+import { findOwnedFile, getFileText, type FilesDeps, whileFileExists } from '../../files';
 import { knowledgeRepo } from './knowledge.repo';
 import { mergeIndexStep } from './segment-merge';
 import { INDEX_VERSION } from './terms';
@@ -27,7 +27,9 @@ const IN_FLIGHT = 2;
 
 export const NO_TEXT = 'No text could be read from this file.';
 
+/** The file was deleted meanwhile: its read or terms stopped (404), or its rows refused. */
 const isGone = (err: unknown) => {
+  if (err instanceof HttpError) return err.statusCode === 404;
   const code = (err as { code?: string })?.code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 };
@@ -115,9 +117,12 @@ export class SearchIndexer {
     this.pump();
   }
 
-  /** Starts lanes while files wait, up to IN_FLIGHT. */
+  /**
+   * Starts lanes while files wait, up to IN_FLIGHT. A lane takes its first file at once, so a
+   * file queued while one lane is busy gets the second lane (it waited for the busy one before).
+   */
   private pump(): void {
-    while (!this.stopped && this.lanes.size < Math.min(IN_FLIGHT, this.queue.size)) {
+    while (!this.stopped && this.lanes.size < IN_FLIGHT && this.queue.size > 0) {
       const lane: Promise<void> = this.lane().finally(() => {
         this.lanes.delete(lane);
         this.pump(); // a file queued as the lane ended
@@ -191,7 +196,6 @@ export class SearchIndexer {
     try {
       text = await this.reading.run(() => getFileText(this.deps, userId, fileId));
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 404) return; // deleted meanwhile
       if (err instanceof HttpError && err.statusCode === 400)
         return knowledgeRepo.markUnreadable(
           db,
@@ -208,8 +212,17 @@ export class SearchIndexer {
     if (text.timedOut) return;
     if (!text.text.trim())
       return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, NO_TEXT, INDEX_VERSION);
-    const built = await this.computing.run(() =>
-      cpuPool<DocumentsCpuTasks>().run('searchPassages', { units: text.units, text: text.text }),
+    // A file deleted after its read: its terms are not computed (nor finished, if under way).
+    const built = await whileFileExists(db, fileId, (signal) =>
+      this.computing.run(async () => {
+        await findOwnedFile(this.deps, userId, fileId); // deleted while it waited its turn
+        signal.throwIfAborted();
+        return cpuPool<DocumentsCpuTasks>().run(
+          'searchPassages',
+          { units: text.units, text: text.text },
+          { signal },
+        );
+      }),
     );
     if (this.stopped) return;
     await knowledgeRepo.replace(db, dialect, fileId, userId, built, INDEX_VERSION);
