@@ -20,11 +20,12 @@ import {
 import { badRequest } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
 import { contentDisposition, type FilesDeps } from '../files';
-import { answerJob } from '../jobs';
+import { answerJob, type NewJob } from '../jobs';
 import { documentSource, readDocumentRequest, type DocumentRequest } from './document-input';
 import { storedSource, type DocumentJobInput } from './documents.job';
 import { exportText } from './export.service';
 import { requireModel } from './model-calls';
+import { receivingLimit } from './receiving';
 
 const tags = ['documents'];
 const security = [{ bearer: [] }];
@@ -57,6 +58,18 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const files: FilesDeps = { db: app.db, dialect: app.dialect, storage: app.storage };
   const auth = { onRequest: app.authenticate };
+  // The actions that receive a document: a few at a time per person (receiving.ts).
+  const receiving = receivingLimit();
+  const receivingAuth = { onRequest: [app.authenticate, receiving.admit] };
+
+  /** Queues a job for a received document: the request counts no more as receiving one. */
+  const createJob = async (request: FastifyRequest, job: NewJob) => {
+    try {
+      return await app.jobs.create(job);
+    } finally {
+      receiving.received(request);
+    }
+  };
 
   /**
    * Checks what can fail at once (the document named and owned, the model usable), then runs the
@@ -72,7 +85,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
     const source = await documentSource(files, user.id, input);
     if (job.needsModel) requireModel(app.ai);
     const fields = job.fields ?? {};
-    const jobId = await app.jobs.create({
+    const jobId = await createJob(request, {
       kind: job.kind,
       userId: user.id,
       sessionId: user.sessionId,
@@ -90,7 +103,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/summarize',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form(
         '`file` or `file_id`, optional `mode` → `{ summary }` (map-reduce). `mode=bounded` ' +
           '(default): a document longer than SUMMARY_MAX_TOKENS is first cut down to the most ' +
@@ -113,7 +126,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/askQuestions',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form(
         '`file` or `file_id`, and the question `text` → `{ response }`.',
         askQuestionsResponseSchema,
@@ -129,7 +142,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/translate',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form(
         '`text`, `target_language`, optional `source_language`; or `file` + `target_language` → `{ translation }`.',
         translateResponseSchema,
@@ -150,7 +163,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
       // reload and on another device (GET /api/jobs); its calls still go before document work.
       const t = parse(translateTextRequestSchema, input.fields);
       requireModel(app.ai);
-      const jobId = await app.jobs.create({
+      const jobId = await createJob(request, {
         kind: 'translate',
         userId: user.id,
         sessionId: user.sessionId,
@@ -171,7 +184,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/translate_stored_file',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form('`file_id`, `target_language` → `{ translation }`.', translateResponseSchema),
     },
     async (request, reply) => {
@@ -190,7 +203,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/proofread',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form(
         '`file` or `file_id`, optional instruction `text` → issues from Harper, corrected text and `response`. Works without a model.',
         proofreadResponseSchema,
@@ -209,7 +222,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/bulk-sentiment-analysis',
     {
-      ...auth,
+      ...receivingAuth,
       schema: form(
         '`file` or `file_id`, optional `column` → VADER scores per row (csv/xlsx: in the ' +
           'column with the most words per cell, or `column`, one of `column_choices`; an ' +
