@@ -32,3 +32,13 @@ export function linkedController(...sources: (AbortSignal | undefined)[]) {
     dispose: () => listeners.forEach((remove) => remove()),
   };
 }
+
+/** `promise`, or the signal's reason if it aborts first (the promise itself goes on). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -130,4 +130,53 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     await expect.poll(() => ai.aborted()).toBeGreaterThan(before);
     ai.setFailure({});
   });
+
+  it("looks the server's model up once for every caller; one leaving does not send the others to 'default'", async () => {
+    ai.setReply(() => 'fine');
+    let lookups = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const fetchHeld: typeof fetch = async (url, init) => {
+      if (String(url).endsWith('/models')) {
+        lookups++;
+        const signal = init?.signal;
+        // As a real fetch does: a lookup stops when its own signal aborts.
+        await Promise.race([
+          held,
+          new Promise((_, reject) =>
+            signal?.addEventListener('abort', () => reject(signal.reason as Error)),
+          ),
+        ]);
+      }
+      return fetch(url, init);
+    };
+    const shared = model({ model: undefined, fetch: fetchHeld });
+    const turns = [{ role: 'user' as const, content: 'which model?' }];
+    const leaving = new AbortController();
+    const left = generate(shared, turns, { signal: leaving.signal });
+    const staying = generate(shared, turns);
+    await expect.poll(() => lookups).toBe(1);
+    leaving.abort(new Error('left'));
+    await expect(left).rejects.toThrow('left');
+    release();
+    await staying;
+    expect(lookups).toBe(1);
+    expect(ai.requests.at(-1)!.model).toBe('test-model');
+  });
+
+  it('asks for the model again after a refused lookup (the server starting)', async () => {
+    let lookups = 0;
+    const fetchStarting: typeof fetch = async (url, init) => {
+      if (String(url).endsWith('/models') && ++lookups === 1)
+        return new Response('{"error":"loading"}', { status: 503 });
+      return fetch(url, init);
+    };
+    const starting = model({ model: undefined, fetch: fetchStarting });
+    const turns = [{ role: 'user' as const, content: 'which model?' }];
+    await generate(starting, turns);
+    expect(ai.requests.at(-1)!.model).toBe('default');
+    await generate(starting, turns);
+    expect(ai.requests.at(-1)!.model).toBe('test-model');
+    expect(lookups).toBe(2);
+  });
 });

@@ -8,6 +8,8 @@ import {
 } from '../../language-model';
 import { DEFAULT_HEALTH, ServerHealth, type ServerHealthOptions } from './server-health';
 import { sseData } from './sse';
+import { untilAborted } from '../../../../lib/linked-signal';
+import { memoUntilFailure } from '../../../../lib/memo-until-failure';
 import { estimateTokens } from '../../../../lib/token-estimate';
 
 /**
@@ -45,7 +47,6 @@ const DEFAULT_MAX_TOKENS = 1024;
 
 export class OpenAIModel implements LanguageModel {
   private readonly base: string;
-  private resolvedModel: Promise<string> | undefined;
   private closed = false;
   private readonly fetchFn: typeof fetch;
   private readonly health: ServerHealth;
@@ -191,21 +192,31 @@ export class OpenAIModel implements LanguageModel {
     return h;
   }
 
-  /** AI_MODEL, or the server's first model; cached once found. */
-  private model(signal: AbortSignal): Promise<string> {
-    if (this.opts.model) return Promise.resolve(this.opts.model);
-    this.resolvedModel ??= this.fetchFn(`${this.base}/models`, { headers: this.headers(), signal })
-      .then(async (res) => {
-        if (!res.ok) return 'default';
-        const body = (await res.json()) as { data?: { id?: string }[] };
-        return body.data?.[0]?.id ?? 'default';
-      })
-      .catch(() => {
-        this.resolvedModel = undefined;
-        return 'default';
-      });
-    return this.resolvedModel;
+  /**
+   * AI_MODEL, or the server's first model; cached once found. One lookup serves every call
+   * waiting for it, so it is not stopped by any one caller's signal (one leaving sent the others'
+   * calls to "default"); each caller stops waiting on its own. A lookup that failed or was
+   * refused (the server starting) is not kept: the next call asks again.
+   */
+  private async model(signal: AbortSignal): Promise<string> {
+    if (this.opts.model) return this.opts.model;
+    try {
+      return await untilAborted(this.lookupModel(), signal);
+    } catch {
+      signal.throwIfAborted();
+      return 'default'; // no model list: the server's own default
+    }
   }
+
+  private readonly lookupModel = memoUntilFailure(async () => {
+    const res = await this.fetchFn(`${this.base}/models`, {
+      headers: this.headers(),
+      signal: AbortSignal.timeout(this.opts.timeoutMs),
+    });
+    if (!res.ok) throw new Error(`GET /models answered ${res.status}`);
+    const body = (await res.json()) as { data?: { id?: string }[] };
+    return body.data?.[0]?.id ?? 'default';
+  });
 
   private async statusError(res: Response): Promise<HttpError> {
     const detail = await res
