@@ -11,6 +11,7 @@ import { registerFeatures } from './features';
 import { configurePasswordHashing } from './features/auth';
 import { registerJobRuntime } from './job-runtime';
 import authPlugin from './plugins/auth';
+import bodyStallPlugin from './plugins/body-stall';
 import errorsPlugin from './plugins/errors';
 import mailerPlugin from './plugins/mailer';
 import metricsPlugin from './plugins/metrics';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}) {
   await app.register(noStorePlugin);
   await app.register(metricsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(bodyStallPlugin);
   await app.register(multipart, {
     limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 },
   });

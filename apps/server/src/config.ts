@@ -94,6 +94,8 @@ const envSchema = z.object({
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   TRUST_PROXY: optionalString,
+  /** A request body that receives no byte for this long is given up (0: never); see body-stall.ts. */
+  BODY_STALL_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   // Argon2id's cost for new password hashes; lower only for tests (README "Settings").
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65536),

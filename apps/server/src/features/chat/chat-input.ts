@@ -1,3 +1,4 @@
+import { finished } from 'node:stream';
 import Busboy, { type BusboyHeaders } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import { chatRequestSchema } from '@inkwell/contract';
@@ -61,6 +62,11 @@ function readTextField(request: FastifyRequest): Promise<unknown> {
     });
     form.on('finish', () => resolve(text));
     form.on('error', () => stop(badRequest(MALFORMED_FORM_MESSAGE)));
+    // A client that goes away mid-body ends neither the pipe nor the form: without this the
+    // promise (and the request with it) would wait forever.
+    finished(body, (err) => {
+      if (err) stop(badRequest(MALFORMED_FORM_MESSAGE));
+    });
     body.pipe(form);
   });
 }

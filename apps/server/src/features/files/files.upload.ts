@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import {
   ACCOUNT_QUOTA_BYTES,
   ERROR_MESSAGES,
@@ -79,8 +79,12 @@ export async function uploadFile(
         guard.lowerCap(r.reserved, () => payloadTooLarge(QUOTA_EXCEEDED_MESSAGE));
     }),
   );
-  // An error of the incoming stream is the request's (a form cut short): a 400, not ours.
-  upload.file.on('error', (err) => guard.destroy(formReadError(err)));
+  // An error of the incoming stream is the request's (a form cut short): a 400, not ours. A client
+  // that goes away makes the parser destroy the stream without an error, and pipe() then never
+  // ends the guard: finished() reports that premature close too, so the upload fails at once.
+  finished(upload.file, (err) => {
+    if (err) guard.destroy(formReadError(err));
+  });
   guard.on('error', () => {
     // Stop storing, but keep reading the request body so the client gets the error response.
     upload.file.unpipe(guard);
