@@ -104,7 +104,7 @@ export async function askDocument(
  * knowledge/stored-file-source.ts). When the embeddings model fails, BM25 answers alone.
  */
 async function hybridSearch(deps: AiDeps, source: PassageSource, question: string) {
-  const bm25 = await searchSource(source, question, CANDIDATES);
+  const bm25 = await searchSource(source, question, CANDIDATES, undefined, deps.signal);
   if (!deps.embeddings) return bm25;
   // Through the model's scheduler: the passages as the owner's document work, the question in
   // the person's turn.
@@ -114,7 +114,8 @@ async function hybridSearch(deps: AiDeps, source: PassageSource, question: strin
     await ensureVectors(source, embedder, deps.progress, deps.signal);
     const [vector] = await asked.embed([question], deps.signal);
     if (!vector) return bm25;
-    return await searchSource(source, question, CANDIDATES, { model: embedder.model, vector });
+    const query = { model: embedder.model, vector };
+    return await searchSource(source, question, CANDIDATES, query, deps.signal);
   } catch (err) {
     if (deps.signal?.aborted) throw err;
     return bm25;

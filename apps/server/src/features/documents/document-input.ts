@@ -82,15 +82,19 @@ export async function documentSource(
   return { kind: 'stored', fileId: id.data, name: file.file_name };
 }
 
-/** A document's text; 400 when it has none. */
+/**
+ * A document's text; 400 when it has none. `signal` (a cancelled job) stops an upload's read; a
+ * stored file's read is shared with everyone reading that file (getFileText), so it goes on.
+ */
 export async function readDocument(
   deps: FilesDeps,
   userId: number,
   source: DocumentSource,
+  signal?: AbortSignal,
 ): Promise<ExtractResult & { name: string }> {
   const result =
     source.kind === 'upload'
-      ? await extractText({ type: source.file.type, bytes: source.file.bytes })
+      ? await extractText({ type: source.file.type, bytes: source.file.bytes, signal })
       : await getFileText(deps, userId, source.fileId);
   // Not trim(): that copies the whole text (tens of megabytes) on the event loop.
   if (!/\S/.test(result.text)) {

@@ -94,7 +94,7 @@ export function registerDocumentJobs(
               bytes: await buffer(await jobs.readUpload(ctx.jobId)),
             },
           };
-    return readDocument(files, ctx.userId!, source);
+    return readDocument(files, ctx.userId!, source, ctx.signal);
   };
 
   jobs.register<DocumentJobInput>('summarize', async (ctx) => {

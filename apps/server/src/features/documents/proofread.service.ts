@@ -44,7 +44,12 @@ export async function proofread(
   const text = truncated ? documentText.slice(0, PROOFREAD_MAX_CHARS) : documentText;
   const withModel = modelAvailable(deps.ai);
   deps.progress?.stage('checking', withModel ? 1 : 0);
-  const { issues, corrected } = await proofreadInWorker(text, options.dialect, options.words);
+  const { issues, corrected } = await proofreadInWorker(
+    text,
+    options.dialect,
+    options.words,
+    deps.signal,
+  );
   const findings: ProofreadResponse = {
     response: plainSummary(issues, truncated, withModel),
     issues,

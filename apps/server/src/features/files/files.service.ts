@@ -31,6 +31,8 @@ export interface FilesDeps {
   quotaBytes?: number;
   /** When an upload's reservation counts as dead; defaults to UPLOAD_LEASE (tests shorten it). */
   lease?: UploadLease;
+  /** The time limit of a background read; defaults to BACKGROUND_READ_MS (tests shorten it). */
+  backgroundReadMs?: number;
 }
 
 export const toItem = (row: FileRow): FileItem => ({
@@ -197,20 +199,33 @@ const SMALL_CACHED_TEXT = 64 * 1024;
 
 /** The time limit of a background read of a document cut short by the reader's own limit. */
 export const BACKGROUND_READ_MS = 10 * 60_000;
-/** Files this process is reading again: one background read per file at a time. */
-const rereading = new Set<number>();
+/** Files this process is reading again, per database (a test process holds several apps). */
+const rereading = new WeakMap<Db, Set<number>>();
+
+/**
+ * Whether this process is reading a file again in the background (its read was cut short): the
+ * search index waits for that text instead of reading the file itself meanwhile.
+ */
+export const isReadAgainInBackground = (db: Db, fileId: number): boolean =>
+  rereading.get(db)?.has(fileId) === true;
 
 function rereadInBackground(deps: FilesDeps, file: FileRow) {
-  if (rereading.has(file.id)) return;
-  rereading.add(file.id);
+  let files = rereading.get(deps.db);
+  if (!files) rereading.set(deps.db, (files = new Set()));
+  if (files.has(file.id)) return;
+  const reads = files;
+  reads.add(file.id);
   void (async () => {
     try {
-      const result = await readStored(deps, file, { timeLimitMs: BACKGROUND_READ_MS });
-      if (!result.timedOut) await cacheText(deps, file.id, result);
+      const timeLimitMs = deps.backgroundReadMs ?? BACKGROUND_READ_MS;
+      const result = await readStored(deps, file, { timeLimitMs });
+      // Cut short even so, what it read is the file's text (marked truncated): another read
+      // would take as long and end the same, again and again; a newer reader reads it anew.
+      await cacheText(deps, file.id, result.timedOut ? { ...result, truncated: true } : result);
     } catch {
       // The next read tries again.
     } finally {
-      rereading.delete(file.id);
+      reads.delete(file.id);
     }
   })();
 }

@@ -1,7 +1,12 @@
 export { allowedExtension, contentDisposition } from './file-names';
 export { PENDING_PREFIX } from './files.repo';
 export { filesRoutes } from './files.routes';
-export { type FilesDeps, findOwnedFile, getFileText } from './files.service';
+export {
+  type FilesDeps,
+  findOwnedFile,
+  getFileText,
+  isReadAgainInBackground,
+} from './files.service';
 export { sweepOrphans } from './files.sweep';
 export {
   configureReader,

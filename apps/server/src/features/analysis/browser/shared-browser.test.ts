@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseAccessibility } from '../analysis.service';
 import { startFixtureServer, type FixtureServer } from '../test-fixtures/fixture-server';
@@ -97,6 +97,41 @@ describe.skipIf(!chromiumPath)('the shared browser', () => {
     });
     await expect(own).rejects.toThrow('the page itself');
     await browser.close();
+  }, 120_000);
+
+  it('runs nothing for a caller gone while the browser starts or the page opens', async () => {
+    const browser = new SharedBrowser(chromiumPath!);
+    let used = 0;
+    const use = async () => {
+      used++;
+    };
+    try {
+      // Gone during the launch (the first call starts the browser).
+      const launch = new AbortController();
+      const first = browser.withPage({ timeoutMs: 30_000, signal: launch.signal }, use);
+      launch.abort(new Error('went away during the launch'));
+      await expect(first).rejects.toThrow('went away during the launch');
+      // Gone while the page opens: the spare is closed, so the call opens a page, and the
+      // caller goes away as it does.
+      let context!: BrowserContext;
+      await browser.withPage({ timeoutMs: 30_000 }, async (page) => {
+        context = page.context();
+      });
+      await browser.openPages(); // the spare has opened
+      for (const spare of context.pages()) await spare.close();
+      const opening = new AbortController();
+      const newPage = context.newPage.bind(context);
+      context.newPage = () => {
+        opening.abort(new Error('went away as the page opened'));
+        return newPage();
+      };
+      const second = browser.withPage({ timeoutMs: 30_000, signal: opening.signal }, use);
+      await expect(second).rejects.toThrow('went away as the page opened');
+      expect(used).toBe(0);
+      expect(await browser.openPages()).toBe(0);
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 
   it('closes the shared browsers when the last app of the process lets go of them', async () => {

@@ -137,20 +137,24 @@ export class SharedBrowser {
     } catch (err) {
       throw new BrowserUnavailable(this.executablePath, err);
     }
+    limits.signal?.throwIfAborted(); // the spare page stays for the next analysis
     const page = await this.page(started.context);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new HttpError(504, 'The page took too long to render')),
-        limits.timeoutMs,
-      );
-      onAbort = () => reject(limits.signal?.reason ?? new Error('aborted'));
-      limits.signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    const work = use(page);
-    work.catch(() => undefined); // once stopped, its rejection (page closed) is expected
     try {
+      // Aborted while the browser started or the page opened: a listener added now would never
+      // fire, and the whole audit would run for nobody.
+      limits.signal?.throwIfAborted();
+      const stopped = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new HttpError(504, 'The page took too long to render')),
+          limits.timeoutMs,
+        );
+        onAbort = () => reject(limits.signal?.reason ?? new Error('aborted'));
+        limits.signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      const work = use(page);
+      work.catch(() => undefined); // once stopped, its rejection (page closed) is expected
       return await Promise.race([work, stopped]);
     } catch (err) {
       // The caller's abort says why itself; a close under the page is not the page's failure.

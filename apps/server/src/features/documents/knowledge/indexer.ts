@@ -2,7 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../../../lib/http-error';
 import { cpuPool } from '../../../workers/cpu-pool';
 import type { DocumentsCpuTasks } from '../documents.cpu';
-import { findOwnedFile, getFileText, type FilesDeps, whileFileExists } from '../../files';
+import {
+  findOwnedFile,
+  getFileText,
+  type FilesDeps,
+  isReadAgainInBackground,
+  whileFileExists,
+} from '../../files';
 import { knowledgeRepo } from './knowledge.repo';
 import { mergeIndexStep } from './segment-merge';
 import { INDEX_VERSION } from './terms';
@@ -26,6 +32,8 @@ const SWEEP_BATCH = 100;
 const IN_FLIGHT = 2;
 
 export const NO_TEXT = 'No text could be read from this file.';
+/** A read cut short before any text (a long scan, even with the background read's time). */
+export const NO_TEXT_IN_TIME = 'No text could be read from this file in the time a read may take.';
 
 /** The file was deleted meanwhile: its read or terms stopped (404), or its rows refused. */
 const isGone = (err: unknown) => {
@@ -191,10 +199,19 @@ export class SearchIndexer {
 
   private async index(fileId: number, userId: number): Promise<void> {
     const { db, dialect } = this.deps;
+    // Its read was cut short and it is read again in the background (up to 10 minutes): left
+    // pending, and indexed from that text by the first sweep after it. Read here meanwhile, a
+    // scan was read again in full (OCR, to the 20 s limit) on every sweep, and thrown away.
+    if (isReadAgainInBackground(db, fileId)) return;
     await knowledgeRepo.markReading(db, dialect, fileId, userId);
     let text;
     try {
-      text = await this.reading.run(() => getFileText(this.deps, userId, fileId));
+      text = await this.reading.run(() =>
+        // Checked again once its turn comes: a preview may have started that read meanwhile.
+        isReadAgainInBackground(db, fileId)
+          ? Promise.resolve(undefined)
+          : getFileText(this.deps, userId, fileId),
+      );
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 400)
         return knowledgeRepo.markUnreadable(
@@ -207,11 +224,14 @@ export class SearchIndexer {
         );
       throw err;
     }
-    // Cut short by the reader's time limit (a scan under load): read again in the background,
-    // and indexed by a later sweep from the full text.
-    if (text.timedOut) return;
-    if (!text.text.trim())
-      return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, NO_TEXT, INDEX_VERSION);
+    // Cut short by the reader's time limit (a scan under load), or another read of it under way
+    // in the background: indexed by a later sweep from that read's text (files.service.ts caches
+    // it, whole or, cut short by its own limit too, what it read).
+    if (!text || text.timedOut) return;
+    if (!text.text.trim()) {
+      const why = text.truncated ? NO_TEXT_IN_TIME : NO_TEXT;
+      return knowledgeRepo.markUnreadable(db, dialect, fileId, userId, why, INDEX_VERSION);
+    }
     // A file deleted after its read: its terms are not computed (nor finished, if under way).
     const built = await whileFileExists(db, fileId, (signal) =>
       this.computing.run(async () => {

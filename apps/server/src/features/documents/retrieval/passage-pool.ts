@@ -51,18 +51,27 @@ export interface SearchResult {
 /** A search done elsewhere: a stored file's passages ranked in the database (features/documents/knowledge). */
 export type PassageSearch = (question: string, limit: number) => Promise<SearchResult>;
 
+/**
+ * A question's passages from the source's kept index, built first when it is not kept. `signal`
+ * (a cancelled job) is looked at before each call rather than handed to the pool: stopping a
+ * running call ends its worker, and with it every file's index kept there.
+ */
 export async function searchSource(
   source: PassageSource,
   question: string,
   limit: number,
   query?: SearchCall['query'],
+  signal?: AbortSignal,
 ): Promise<SearchResult & { hybrid: boolean }> {
-  const call = (units?: TextUnit[]) =>
-    pool.call<SearchReply>(
+  const call = (units?: TextUnit[]) => {
+    signal?.throwIfAborted();
+    return pool.call<SearchReply>(
       { op: 'search', key: source.key, question, limit, units, query } satisfies SearchCall,
       { route: source.key },
     );
+  };
   let reply = await call();
+  // Cancelled while its text was read: no index is built for nobody.
   if (!reply.found) reply = await call(await source.load());
   if (!reply.found) throw new Error('the passage index could not be built');
   return reply;
@@ -80,6 +89,7 @@ export async function ensureVectors(
   signal?: AbortSignal,
 ): Promise<void> {
   const { key } = source;
+  signal?.throwIfAborted();
   const reply = await pool.call<TextsReply>(
     { op: 'texts', key, model: embedder.model } satisfies TextsCall,
     { route: key },
@@ -101,6 +111,7 @@ export async function ensureVectors(
     progress?.partDone();
   }
   if (!vectors || dims === 0) return;
+  signal?.throwIfAborted();
   await pool.call(
     { op: 'vectors', key, model: embedder.model, dims, vectors } satisfies VectorsCall,
     { route: key },

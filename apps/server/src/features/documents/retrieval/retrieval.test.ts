@@ -118,6 +118,24 @@ describe('the passage index of a file', () => {
     expect(loads).toBe(1);
   });
 
+  it('is not built for a question cancelled while its text was read', async () => {
+    const cancel = new AbortController();
+    let loads = 0;
+    const source = {
+      key: `test:${Math.random()}`,
+      load: async () => {
+        loads++;
+        cancel.abort(new Error('the job was cancelled'));
+        return units;
+      },
+    };
+    const asked = searchSource(source, 'What did the keeper feed?', 5, undefined, cancel.signal);
+    await expect(asked).rejects.toThrow('the job was cancelled');
+    // Nothing was built: the next question reads the text again, and builds it.
+    await searchSource(source, 'What did the keeper feed?', 5);
+    expect(loads).toBe(2);
+  });
+
   it('goes with the cached text: a stored file’s key names the reader version', () => {
     expect(storedFileKey(42)).toMatch(/^file:42:reader\d+$/);
   });
