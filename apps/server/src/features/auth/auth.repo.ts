@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import type { Db, Dialect } from '../../db/database';
 import { nowIso } from '../../lib/time';
 
 /** Data access for users' credentials, sessions (refresh-token families) and reset tokens. */
@@ -50,6 +50,36 @@ export const authRepo = {
       .insertInto('refresh_tokens')
       .values({ ...row, created_at: nowIso() })
       .execute(),
+
+  /**
+   * Records a session's refresh token only while the account is as it was when its password (or
+   * its last token) was checked: the same password hash, not disabled. False when it is not. A
+   * password change or reset writes the new hash before it revokes the sessions: on PostgreSQL the
+   * user's row stays locked (shared) until this insert commits, so that write waits and the
+   * revocation then finds this token; SQLite's one connection runs the transaction whole.
+   */
+  insertRefreshTokenIfUnchanged: (
+    db: Db,
+    dialect: Dialect,
+    row: { user_id: number; family_id: string; token_hash: string; expires_at: string },
+    checkedHash: string,
+  ) =>
+    db.transaction().execute(async (trx) => {
+      const unchanged = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', row.user_id)
+        .where('password_hash', '=', checkedHash)
+        .where('disabled_at', 'is', null)
+        .$if(dialect === 'postgres', (q) => q.forShare())
+        .executeTakeFirst();
+      if (!unchanged) return false;
+      await trx
+        .insertInto('refresh_tokens')
+        .values({ ...row, created_at: nowIso() })
+        .execute();
+      return true;
+    }),
 
   findRefreshToken: (db: Db, token_hash: string) =>
     db

@@ -22,7 +22,7 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorR
 
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = { db: app.db, tokens: app.accessTokens };
+  const deps = { db: app.db, dialect: app.dialect, tokens: app.accessTokens };
   const registration = {
     mode: app.config.REGISTRATION,
     domains: app.config.REGISTRATION_DOMAINS,

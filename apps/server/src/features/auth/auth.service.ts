@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type LoginRequest, type ResetPasswordRequest } from '@inkwell/contract';
-import type { Db } from '../../db/database';
+import type { Db, Dialect } from '../../db/database';
 import type { AccessTokens } from '../../lib/access-token';
 import { conflict, forbidden, unauthorized, badRequest } from '../../lib/http-error';
 import { isoIn, nowIso } from '../../lib/time';
@@ -18,6 +18,7 @@ export const ACCOUNT_DISABLED =
 
 export interface AuthDeps {
   db: Db;
+  dialect: Dialect;
   tokens: AccessTokens;
 }
 
@@ -27,10 +28,41 @@ export interface Session {
 }
 
 /** Starts a session: a new refresh-token family and an access token bound to it. */
-export async function startSession(deps: AuthDeps, userId: number): Promise<Session> {
+export async function startSession(
+  deps: Pick<AuthDeps, 'db' | 'tokens'>,
+  userId: number,
+): Promise<Session> {
+  return newSession(deps, userId, (row) => authRepo.insertRefreshToken(deps.db, row));
+}
+
+/**
+ * Starts a session for an account whose password was checked against `checkedHash`, unless a
+ * password change or reset (which ends every session) or a disabling came in meanwhile: the
+ * check took the old password, and its session would outlive the revocation.
+ */
+async function startCheckedSession(
+  deps: AuthDeps,
+  user: { id: number; password_hash: string },
+): Promise<Session> {
+  return newSession(deps, user.id, async (row) => {
+    const recorded = await authRepo.insertRefreshTokenIfUnchanged(
+      deps.db,
+      deps.dialect,
+      row,
+      user.password_hash,
+    );
+    if (!recorded) throw unauthorized('Invalid email or password');
+  });
+}
+
+async function newSession(
+  deps: Pick<AuthDeps, 'db' | 'tokens'>,
+  userId: number,
+  record: (row: NewRefreshToken) => Promise<unknown>,
+): Promise<Session> {
   const familyId = randomUUID();
   const refresh = newOpaqueToken();
-  await authRepo.insertRefreshToken(deps.db, {
+  await record({
     user_id: userId,
     family_id: familyId,
     token_hash: hashToken(refresh),
@@ -40,6 +72,8 @@ export async function startSession(deps: AuthDeps, userId: number): Promise<Sess
   await authRepo.touchLastSeen(deps.db, userId);
   return { access_token: access, refresh_token: refresh };
 }
+
+type NewRefreshToken = Parameters<typeof authRepo.insertRefreshToken>[1];
 
 /**
  * Creates an account if REGISTRATION admits the address (with its invitation where one is
@@ -92,7 +126,7 @@ export async function login(deps: AuthDeps, input: LoginRequest) {
   if (!user || !ok) throw unauthorized('Invalid email or password');
   // Told only to whoever knows the password: to anyone else a disabled account looks the same.
   if (user.disabled_at) throw forbidden(ACCOUNT_DISABLED);
-  return { ...(await startSession(deps, user.id)), first_name: user.first_name };
+  return { ...(await startCheckedSession(deps, user)), first_name: user.first_name };
 }
 
 /**
@@ -116,12 +150,20 @@ export async function refresh(deps: AuthDeps, refreshToken: string | undefined):
     throw unauthorized('Refresh token reuse detected; please sign in again');
   }
   const next = newOpaqueToken();
-  await authRepo.insertRefreshToken(deps.db, {
-    user_id: row.user_id,
-    family_id: row.family_id,
-    token_hash: hashToken(next),
-    expires_at: row.expires_at,
-  });
+  // Only while the password and the account are as read above: a change, reset or disabling
+  // that revoked the sessions meanwhile would otherwise miss this new token.
+  const rotated = await authRepo.insertRefreshTokenIfUnchanged(
+    deps.db,
+    deps.dialect,
+    {
+      user_id: row.user_id,
+      family_id: row.family_id,
+      token_hash: hashToken(next),
+      expires_at: row.expires_at,
+    },
+    user.password_hash,
+  );
+  if (!rotated) throw unauthorized('Invalid refresh token');
   const access = deps.tokens.sign({ userId: row.user_id, sessionId: row.family_id });
   await authRepo.touchLastSeen(deps.db, row.user_id);
   return { access_token: access, refresh_token: next };

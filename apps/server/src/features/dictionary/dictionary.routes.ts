@@ -42,7 +42,12 @@ export async function dictionaryRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { words, added } = await addWord(app.db, requireUser(request).id, request.body.word);
+      const { words, added } = await addWord(
+        app.db,
+        app.dialect,
+        requireUser(request).id,
+        request.body.word,
+      );
       return reply.code(added ? 201 : 200).send({ words });
     },
   );

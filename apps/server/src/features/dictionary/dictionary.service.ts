@@ -1,5 +1,5 @@
 import { DICTIONARY_MAX_WORDS, type DictionaryResponse } from '@inkwell/contract';
-import type { Db } from '../../db/database';
+import type { Db, Dialect } from '../../db/database';
 import { badRequest, notFound } from '../../lib/http-error';
 import { nowIso } from '../../lib/time';
 import { dictionaryRepo } from './dictionary.repo';
@@ -15,18 +15,20 @@ export async function listWords(db: Db, userId: number): Promise<DictionaryRespo
 /** Adds a word (already checked by the contract); answers whether it was new. */
 export async function addWord(
   db: Db,
+  dialect: Dialect,
   userId: number,
   word: string,
 ): Promise<DictionaryResponse & { added: boolean }> {
-  if ((await dictionaryRepo.count(db, userId)) >= DICTIONARY_MAX_WORDS) {
-    const words = await dictionaryRepo.words(db, userId);
-    if (!words.some((w) => w.toLowerCase() === word.toLowerCase())) {
-      throw badRequest(`Your dictionary is full (${DICTIONARY_MAX_WORDS} words): remove one first`);
-    }
-    return { words, added: false };
+  const outcome = await dictionaryRepo.add(db, dialect, {
+    userId,
+    word,
+    now: nowIso(),
+    cap: DICTIONARY_MAX_WORDS,
+  });
+  if (outcome === 'full') {
+    throw badRequest(`Your dictionary is full (${DICTIONARY_MAX_WORDS} words): remove one first`);
   }
-  const added = await dictionaryRepo.add(db, userId, word, nowIso());
-  return { words: await dictionaryRepo.words(db, userId), added };
+  return { words: await dictionaryRepo.words(db, userId), added: outcome === 'added' };
 }
 
 export async function removeWord(

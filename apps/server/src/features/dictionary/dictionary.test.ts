@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DICTIONARY_WORD_MAX_CHARS, dictionaryResponseSchema } from '@inkwell/contract';
+import {
+  DICTIONARY_MAX_WORDS,
+  DICTIONARY_WORD_MAX_CHARS,
+  dictionaryResponseSchema,
+} from '@inkwell/contract';
 import {
   registerUser,
   startTestServer,
@@ -61,5 +65,39 @@ describe.each(testDialects())('personal dictionary (%s)', (dialect) => {
       expect(((await res.json()) as { error: string }).error).toEqual(expect.any(String));
     }
     expect(await list(bob)).toEqual([]);
+  });
+
+  it('holds the cap under a burst: parallel adds at 995 words end at exactly the cap', async () => {
+    const carol = await registerUser(server);
+    const { id } = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', carol.email)
+      .executeTakeFirstOrThrow();
+    const filled = DICTIONARY_MAX_WORDS - 5;
+    await server.app.db
+      .insertInto('personal_words')
+      .values(
+        Array.from({ length: filled }, (_, i) => ({
+          user_id: id,
+          word_key: `filler${i}`,
+          word: `filler${i}`,
+          created_at: new Date().toISOString(),
+        })),
+      )
+      .execute();
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => add(carol.token, `w${i}`)),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(25);
+    const refused = burst.find((r) => r.status === 400)!;
+    expect(await refused.json()).toEqual({
+      error: `Your dictionary is full (${DICTIONARY_MAX_WORDS} words): remove one first`,
+    });
+    expect(await list(carol.token)).toHaveLength(DICTIONARY_MAX_WORDS);
+    // A word already there is still answered as kept, full or not.
+    expect((await add(carol.token, 'FILLER7')).status).toBe(200);
   });
 });

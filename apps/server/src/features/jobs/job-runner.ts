@@ -145,11 +145,10 @@ export class JobRunner {
     // or done), any part of it still waiting or running at the model stops, and none starts.
     const work = linkedController(controller.signal);
     const parts = this.parts(jobId);
-    let kind = 'unknown';
+    let job: JobRow | undefined;
     try {
-      const job = await this.readJob(jobId);
+      job = await this.readJob(jobId);
       if (!job) return; // deleted meanwhile (its account went)
-      kind = job.kind;
       const handler = this.deps.kinds.get(job.kind);
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const context = {
@@ -171,9 +170,9 @@ export class JobRunner {
         await parts.settled();
       });
       controller.signal.throwIfAborted();
-      await this.end(jobId, lease, { state: 'done', result: JSON.stringify(result ?? null) });
+      await this.end(job, lease, { state: 'done', result: JSON.stringify(result ?? null) });
     } catch (err) {
-      await this.settleFailure(jobId, lease, kind, controller.signal, err);
+      await this.settleFailure(jobId, job, lease, controller.signal, err);
     } finally {
       clearInterval(beat);
       stopNews();
@@ -231,8 +230,8 @@ export class JobRunner {
 
   private async settleFailure(
     jobId: string,
+    job: JobRow | undefined,
     lease: Lease,
-    kind: string,
     signal: AbortSignal,
     err: unknown,
   ) {
@@ -240,22 +239,25 @@ export class JobRunner {
     if (reason instanceof LeaseLost) return;
     if (reason instanceof Shutdown) return this.handBack(jobId, lease);
     if (signal.aborted) {
-      // Cancelled: the row says so already; the input can go.
+      // Cancelled: the row says so already (its kind was told by the cancel); the input can go.
       await this.deps.onEnded(jobId).catch(() => {});
       return;
     }
     const status = err instanceof HttpError ? err.statusCode : 500;
-    if (status >= 500) this.deps.log.error({ err, jobId, kind }, 'job failed');
+    if (status >= 500) this.deps.log.error({ err, jobId, kind: job?.kind }, 'job failed');
     const error = err instanceof HttpError ? err.message : ERROR_MESSAGES.internal;
-    await this.end(jobId, lease, { state: 'failed', error: JSON.stringify({ error, status }) });
+    const outcome = { state: 'failed', error: JSON.stringify({ error, status }) } as const;
+    // Always read by now: reading fails only when the process stops (handed back above).
+    if (job) await this.end(job, lease, outcome);
   }
 
-  /** Ends the job with this run's outcome, if the run still holds the lease. */
+  /** Ends the job with this run's outcome, if the run still holds the lease; tells its kind. */
   private async end(
-    jobId: string,
+    job: JobRow,
     lease: Lease,
     outcome: { state: 'done' | 'failed'; result?: string; error?: string },
   ) {
+    const jobId = job.id;
     const now = Date.now();
     const ended = await this.bookkeeping(
       `saving the job's end (${outcome.state})`,
@@ -269,8 +271,13 @@ export class JobRunner {
     );
     // Stopping before the end could be saved: the job runs again elsewhere (its parts are kept).
     if (!ended.ok) return this.handBack(jobId, lease);
-    // A run that lost its lease leaves the input to the run that holds it.
-    if (ended.value) await this.deps.onEnded(jobId).catch(() => {});
+    // A run that lost its lease (or whose job was cancelled meanwhile) leaves the input, and
+    // telling the kind, to whoever ended the job.
+    if (!ended.value) return;
+    await this.deps.onEnded(jobId).catch(() => {});
+    await this.deps.kinds.ended(job, outcome.state).catch((err: unknown) => {
+      this.deps.log.warn({ err, jobId }, "job: its kind's end could not be told");
+    });
   }
 
   /** Gives a job back to the queue (this process stops); if that fails, its lease goes stale. */

@@ -8,7 +8,7 @@ import { isoAt, nowIso } from '../../lib/time';
 import type { Storage } from '../../storage/storage';
 import type { WorkProgress } from '../ai';
 import { JobBus } from './job-bus';
-import { JobKinds, type JobHandler } from './job-kinds';
+import { JobKinds, type JobHandler, type JobKindHooks } from './job-kinds';
 import { inputKey, sweepJobObjects } from './job-objects';
 import { JobRunner } from './job-runner';
 import { hasEnded, watchJob } from './job-watch';
@@ -101,8 +101,8 @@ export class Jobs {
     });
   }
 
-  register<Input>(kind: JobKind, handler: JobHandler<Input>) {
-    this.kinds.register(kind, handler);
+  register<Input>(kind: JobKind, handler: JobHandler<Input>, hooks?: JobKindHooks<Input>) {
+    this.kinds.register(kind, handler, hooks);
   }
 
   /** Starts running jobs (when this process does) and the periodic upkeep. */
@@ -236,6 +236,10 @@ export class Jobs {
       this.runner.abortLocal(row.id, new Error('cancelled'));
       this.bus.publish(row.id, { kind: 'ended' });
       await this.deleteInput(row.id);
+      // Told here, where the cancel was saved: a queued job has no run to tell it.
+      await this.kinds.ended(row, 'cancelled').catch((err: unknown) => {
+        this.opts.log.warn({ err, jobId: row.id }, "job: its kind's end could not be told");
+      });
     }
     return (await jobsRepo.find(this.opts.db, row.id))!;
   }

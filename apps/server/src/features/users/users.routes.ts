@@ -13,6 +13,8 @@ import { requireUser } from '../../plugins/auth';
 import * as users from './users.service';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
+/** Routes that check the current password: past the sign-in limit they answer 429. */
+const limited = { ...errors, 429: errorResponseSchema };
 
 export async function usersRoutes(
   fastify: FastifyInstance,
@@ -24,11 +26,12 @@ export async function usersRoutes(
     tokens: app.accessTokens,
     adminEmails: app.config.ADMIN_EMAILS,
     accountCleanup: opts.accountCleanup,
+    signInLimit: app.signInLimit,
   };
   const secured = { onRequest: app.authenticate };
-  const session = (r: Parameters<typeof requireUser>[0]) => {
+  const session = (r: Parameters<typeof requireUser>[0]): users.UserSession => {
     const u = requireUser(r);
-    return { userId: u.id, sessionId: u.sessionId };
+    return { userId: u.id, sessionId: u.sessionId, ip: r.ip };
   };
   const meta = { tags: ['users'], security: [{ bearer: [] }] };
 
@@ -45,7 +48,7 @@ export async function usersRoutes(
       schema: {
         ...meta,
         body: updateUserRequestSchema,
-        response: { 200: updateUserResponseSchema, 409: errorResponseSchema, ...errors },
+        response: { 200: updateUserResponseSchema, 409: errorResponseSchema, ...limited },
       },
     },
     async (request) => users.updateUser(deps, session(request), request.body),
@@ -58,7 +61,7 @@ export async function usersRoutes(
       schema: {
         ...meta,
         body: changePasswordRequestSchema,
-        response: { 200: successResponseSchema, ...errors },
+        response: { 200: successResponseSchema, ...limited },
       },
     },
     async (request) => users.changePassword(deps, session(request), request.body),
@@ -79,13 +82,13 @@ export async function usersRoutes(
       schema: {
         ...meta,
         body: deleteAccountRequestSchema,
-        response: { 200: successResponseSchema, ...errors },
+        response: { 200: successResponseSchema, ...limited },
       },
     },
     async (request) => {
-      const { id } = requireUser(request);
-      await users.checkCurrentPassword(deps, id, request.body.current_password);
-      return users.deleteAccount(deps, id);
+      const who = session(request);
+      await users.checkCurrentPassword(deps, who, request.body.current_password);
+      return users.deleteAccount(deps, who.userId);
     },
   );
 }

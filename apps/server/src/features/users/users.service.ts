@@ -9,7 +9,8 @@ import type { AccessTokens } from '../../lib/access-token';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
 import { effectiveRole } from '../../lib/roles';
 import { runAccountCleanup, type AccountCleanup } from '../../lib/account-cleanup';
-import { authRepo, hashPassword, verifyPassword } from '../auth';
+import type { SignInLimit } from '../../plugins/sign-in-limit';
+import { authRepo, hashPassword, verifyPasswordLimited } from '../auth';
 import { personalWords } from '../dictionary';
 import { toCsv } from './user-data-csv';
 import { usersRepo } from './users.repo';
@@ -21,6 +22,27 @@ export interface UsersDeps {
   adminEmails: readonly string[];
   /** What the other features remove with an account (composed in src/account-cleanup.ts). */
   accountCleanup: readonly AccountCleanup[];
+  /** Every check of the current password counts against the sign-in limit (AUTH_RATE_LIMIT). */
+  signInLimit: SignInLimit;
+}
+
+/** A signed-in request: the user, their session and the client's address. */
+export interface UserSession {
+  userId: number;
+  sessionId: string;
+  ip: string;
+}
+
+/** Refuses (400) unless `password` is the user's current one; 429 past the sign-in limit. */
+async function requirePassword(
+  deps: Pick<UsersDeps, 'signInLimit'>,
+  session: Pick<UserSession, 'userId' | 'ip'>,
+  hash: string,
+  password: string,
+) {
+  if (!(await verifyPasswordLimited(deps.signInLimit, session, hash, password))) {
+    throw badRequest('Current password is incorrect');
+  }
 }
 
 const present = (
@@ -60,11 +82,7 @@ export async function getUser(deps: UsersDeps, userId: number): Promise<UserResp
  * Updates one field. An email change needs the current password, ends every reset link (they
  * were mailed to the old address) and answers a fresh access token for the session.
  */
-export async function updateUser(
-  deps: UsersDeps,
-  session: { userId: number; sessionId: string },
-  patch: UpdateUserRequest,
-) {
+export async function updateUser(deps: UsersDeps, session: UserSession, patch: UpdateUserRequest) {
   let change:
     | { first_name: string }
     | { last_name: string }
@@ -76,9 +94,7 @@ export async function updateUser(
     }
     const user = await usersRepo.findById(deps.db, session.userId);
     if (!user) throw unauthorized();
-    if (!(await verifyPassword(user.password_hash, patch.current_password))) {
-      throw badRequest('Current password is incorrect');
-    }
+    await requirePassword(deps, session, user.password_hash, patch.current_password);
     const other = await usersRepo.findIdByEmail(deps.db, patch.email);
     if (other && other.id !== session.userId) throw conflict('Email already exists');
     // An operator's address (ADMIN_EMAILS) is as good as taken: moving onto it would make anyone
@@ -109,14 +125,12 @@ export async function updateUser(
 /** Changes the password and ends every other session. */
 export async function changePassword(
   deps: UsersDeps,
-  session: { userId: number; sessionId: string },
+  session: UserSession,
   input: { current_password: string; new_password: string },
 ) {
   const user = await usersRepo.findById(deps.db, session.userId);
   if (!user) throw unauthorized();
-  if (!(await verifyPassword(user.password_hash, input.current_password))) {
-    throw badRequest('Current password is incorrect');
-  }
+  await requirePassword(deps, session, user.password_hash, input.current_password);
   await authRepo.setPasswordHash(deps.db, user.id, await hashPassword(input.new_password));
   await deps.db
     .updateTable('refresh_tokens')
@@ -151,15 +165,13 @@ export async function exportUserData(deps: UsersDeps, userId: number): Promise<s
 
 /** Refuses (400, like a wrong password on the email change) unless `password` is the user's. */
 export async function checkCurrentPassword(
-  deps: Pick<UsersDeps, 'db'>,
-  userId: number,
+  deps: Pick<UsersDeps, 'db' | 'signInLimit'>,
+  session: Pick<UserSession, 'userId' | 'ip'>,
   password: string,
 ) {
-  const user = await usersRepo.findById(deps.db, userId);
+  const user = await usersRepo.findById(deps.db, session.userId);
   if (!user) throw unauthorized();
-  if (!(await verifyPassword(user.password_hash, password))) {
-    throw badRequest('Current password is incorrect');
-  }
+  await requirePassword(deps, session, user.password_hash, password);
 }
 
 /**

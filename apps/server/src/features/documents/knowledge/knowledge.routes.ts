@@ -7,15 +7,14 @@ import {
   type AskFilesResponse,
   errorResponseSchema,
 } from '@inkwell/contract';
-import { withUnsyncedCommit } from '../../../db/unsynced-commit';
-import { badRequest, tooManyRequests } from '../../../lib/http-error';
+import { HttpError, badRequest, tooManyRequests } from '../../../lib/http-error';
 import { formParts } from '../../../lib/multipart-form';
 import { utcDay } from '../../../lib/time';
 import { requireUser } from '../../../plugins/auth';
-import { reservePrompt } from '../../chat';
 import { requireModel } from '../model-calls';
 import { answerJob } from '../../jobs';
 import type { AskFilesJobInput } from './ask-files.job';
+import { giveAskPromptBack, takeAskPrompt } from './ask-files-prompt';
 import { checkAskable } from './ask-files.service';
 
 /** The fields of a JSON body, or of a multipart / url-encoded form (`file_ids` a comma list). */
@@ -69,20 +68,28 @@ export async function knowledgeRoutes(fastify: FastifyInstance) {
       const { text, file_ids: fileIds } = parsed.data;
       await checkAskable(app.db, user.id, fileIds);
       requireModel(app.ai);
-      // One prompt of the day's allowance, as a chat message is (given back if it fails).
-      const day = utcDay();
-      const counted = await withUnsyncedCommit(app.db, app.dialect, (db) =>
-        reservePrompt(db, user.id, day, app.config.PROMPT_LIMIT),
-      );
-      if (counted === null)
+      // One prompt of the day's allowance, as a chat message is: given back if the question gets
+      // no answer (the job's end, ask-files.job.ts), or is refused here.
+      const prompt = { userId: user.id, day: utcDay(), limit: app.config.PROMPT_LIMIT };
+      if ((await takeAskPrompt(app.db, app.dialect, prompt)) === null)
         throw tooManyRequests(ERROR_MESSAGES.rateLimited, secondsToUtcMidnight());
-      const jobId = await app.jobs.create({
-        kind: 'ask_files',
-        userId: user.id,
-        sessionId: user.sessionId,
-        about: { question: text },
-        input: { text, fileIds, day } satisfies AskFilesJobInput,
-      });
+      const jobId = await app.jobs
+        .create({
+          kind: 'ask_files',
+          userId: user.id,
+          sessionId: user.sessionId,
+          about: { question: text },
+          input: { text, fileIds, day: prompt.day } satisfies AskFilesJobInput,
+        })
+        .catch(async (err: unknown) => {
+          // Refused (JOBS_QUEUED_PER_USER): nothing was queued. Another failure may have queued
+          // the job all the same (its queue message is sent again later): its prompt stays.
+          if (err instanceof HttpError && err.statusCode === 429)
+            await giveAskPromptBack(app.db, app.dialect, prompt).catch((e: unknown) =>
+              request.log.warn({ err: e }, 'ask_files: a refused question kept its prompt'),
+            );
+          throw err;
+        });
       // The result, or (streamed) the reply already sent: answerJob knows which.
       return (await answerJob(app.jobs, request, reply, jobId)) as AskFilesResponse;
     },
