@@ -7,6 +7,7 @@ describe('classifyAddress', () => {
     ['169.254.169.254', 'metadata'],
     ['169.254.170.2', 'metadata'],
     ['100.100.100.200', 'metadata'],
+    ['168.63.129.16', 'metadata'],
     ['fd00:ec2::254', 'metadata'],
     ['FD00:EC2:0:0:0:0:0:254', 'metadata'],
     ['127.0.0.1', 'loopback'],

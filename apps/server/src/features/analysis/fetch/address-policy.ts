@@ -23,6 +23,7 @@ const METADATA = new Set([
   '169.254.169.253', // AWS DNS resolver / Time Sync
   '100.100.100.200', // Alibaba Cloud
   '192.0.0.192', // Oracle Cloud
+  '168.63.129.16', // Azure's host agent (WireServer), reachable from inside its machines only
   'fd00:ec2::254', // AWS IMDS over IPv6
   'fd00:ec2::253',
 ]);

@@ -59,6 +59,18 @@ describe('safeFetch with host names', () => {
     expect((await fail('http://metadata.test/', ['metadata.test'])).message).toMatch(/metadata/);
   });
 
+  it.each([
+    ['::ffff:169.254.169.254', /IPv4-mapped/],
+    ['64:ff9b::a9fe:a9fe', /reserved/],
+    ['169.254.169.123', /link-local/],
+  ])('refuses %s for an allowed host too (metadata in other clothes)', async (address, message) => {
+    answers.set('allowed.test', [[address]]);
+    const err = await fail('http://allowed.test/', ['allowed.test']);
+    expect(err.statusCode).toBe(400);
+    expect(err.message).toMatch(message);
+    expect(calls).toEqual(['allowed.test']);
+  });
+
   it('explains an unresolvable host', async () => {
     expect((await fail('http://nowhere.test/')).message).toBe(
       'Could not resolve the host name nowhere.test.',
@@ -84,5 +96,20 @@ describe('safeFetch with host names', () => {
     ]);
     expect(err.message).toMatch(/internal\.test resolves to 172\.16\.0\.9/);
     expect(calls).toEqual(['start.test', 'internal.test']);
+  });
+
+  it("gives up on a name server that never answers, within the fetch's deadline", async () => {
+    const silent: HostResolver = () => new Promise(() => {});
+    const err = await fetchVia('http://silent.test/', {
+      allowHosts: [],
+      accept: 'html',
+      timeoutMs: 200,
+      resolve: silent,
+    }).then(
+      () => undefined,
+      (e: { statusCode: number; message: string }) => e,
+    );
+    expect(err?.statusCode).toBe(504);
+    expect(err?.message).toMatch(/did not answer within 0.2 seconds/);
   });
 });

@@ -3,7 +3,8 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { HttpError, badRequest } from '../../../lib/http-error';
-import { classifyAddress, refusalMessage } from './address-policy';
+import { untilAborted } from '../../../lib/linked-signal';
+import { type AddressClass, classifyAddress, refusalMessage } from './address-policy';
 
 /**
  * Fetches a page for analysis without letting the caller reach anything but the public internet.
@@ -74,7 +75,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   let url = parseTarget(rawUrl);
   try {
     for (;;) {
-      const address = await vetHost(url, opts.allowHosts, opts.resolve);
+      const address = await vetHost(url, opts.allowHosts, opts.resolve, signal);
       const res = await request(url, address, signal);
       const location = res.headers.location;
       if (res.statusCode && [301, 302, 303, 307, 308].includes(res.statusCode) && location) {
@@ -118,7 +119,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
 }
 
 /** Parses and checks the scheme; relative addresses are resolved against the previous hop. */
-function parseTarget(raw: string, base?: URL): URL {
+export function parseTarget(raw: string, base?: URL): URL {
   let url: URL;
   try {
     url = base ? new URL(raw, base) : new URL(raw);
@@ -141,6 +142,18 @@ function parseTarget(raw: string, base?: URL): URL {
   return url;
 }
 
+/**
+ * Refused even for FETCH_ALLOW_HOSTS (an operator's own sites, on loopback or the private
+ * network): metadata endpoints hand out cloud credentials, the rest of link-local holds more of
+ * them, and an IPv4 address in IPv6 clothing (mapped, NAT64, 6to4...) could be any of those.
+ */
+const REFUSED_EVEN_ALLOWED = new Set<AddressClass>([
+  'metadata',
+  'link-local',
+  'ipv4-mapped',
+  'reserved',
+]);
+
 interface VettedAddress {
   address: string;
   family: 4 | 6;
@@ -151,6 +164,7 @@ export async function vetHost(
   url: URL,
   allowHosts: readonly string[],
   resolve: HostResolver = systemResolver,
+  signal?: AbortSignal,
 ): Promise<VettedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   let addresses: ResolvedAddress[];
@@ -158,8 +172,11 @@ export async function vetHost(
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await resolve(host);
+      // Within the fetch's deadline: a name server that never answers (one the page's owner
+      // runs, say) held the request, and a thread of libuv's pool, with it.
+      addresses = await (signal ? untilAborted(resolve(host), signal) : resolve(host));
     } catch {
+      signal?.throwIfAborted();
       throw badRequest(`Could not resolve the host name ${host}.`);
     }
     if (addresses.length === 0) throw badRequest(`Could not resolve the host name ${host}.`);
@@ -168,8 +185,7 @@ export async function vetHost(
   // All of them, not just the first: the connection could otherwise fall back to a refused one.
   for (const { address } of addresses) {
     const cls = classifyAddress(address);
-    // Metadata endpoints stay refused even for allowed hosts: they hand out cloud credentials.
-    if (cls && (cls === 'metadata' || !allowed))
+    if (cls && (!allowed || REFUSED_EVEN_ALLOWED.has(cls)))
       throw badRequest(refusalMessage(host, address, cls));
   }
   const first = addresses[0]!;

@@ -10,6 +10,7 @@ import { requireUser } from '../../../plugins/auth';
 import { answerJob } from '../../jobs';
 import { ANALYSIS_RATE_LIMIT } from '../analysis.routes';
 import type { SiteJobInput } from './site-analysis.job';
+import { parseTarget } from '../fetch/safe-fetch';
 import { readAnalysisRequest } from '../read-form-fields';
 
 /**
@@ -43,6 +44,9 @@ export async function siteAnalysisRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const user = requireUser(request);
       const input = await readAnalysisRequest(request, siteAnalysisRequestSchema);
+      // An address no page can come from (javascript:, a bare word) is refused here, not by a
+      // job that fails on it.
+      parseTarget(input.url);
       const jobId = await app.jobs.create({
         kind: 'site',
         userId: user.id,

@@ -155,6 +155,11 @@ describe('POST /api/site-analysis', () => {
     [{ url: 'http://127.0.0.1/', max_pages: 51 }, 'max_pages: a whole number from 1 to 50'],
     [{ url: 'http://127.0.0.1/', max_pages: 2.5 }, 'max_pages: a whole number from 1 to 50'],
     [{ url: 'http://127.0.0.1/', max_pages: 'ten' }, 'max_pages: a whole number from 1 to 50'],
+    [
+      { url: 'javascript:alert(1)' },
+      'Refused to fetch javascript: addresses: only http and https are supported.',
+    ],
+    [{ url: 'example' }, 'Enter a full web address, e.g. https://example.com/'],
   ])('answers 400 on %j', async (json, error) => {
     const res = await post(app, json);
     expect(res.status).toBe(400);
