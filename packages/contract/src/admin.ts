@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { aiStatusSchema } from './ai';
 import { emailSchema } from './auth';
+import { idParamsSchema } from './ids';
+import { withoutNul } from './stored-text';
 import { alertSeveritySchema, latestAlertResponseSchema } from './site';
 
 /** Who may sign up (REGISTRATION): anyone, no one, holders of an invitation, or listed domains. */
@@ -79,9 +81,7 @@ export const adminOverviewResponseSchema = z.object({
 });
 export type AdminOverviewResponse = z.infer<typeof adminOverviewResponseSchema>;
 
-export const adminUserIdParamsSchema = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
+export const adminUserIdParamsSchema = idParamsSchema;
 
 export const inviteRequestSchema = z.object({ email: emailSchema });
 export type InviteRequest = z.infer<typeof inviteRequestSchema>;
@@ -102,12 +102,14 @@ export const setAlertRequestSchema = z.object({
     .string()
     .trim()
     .min(1, 'Message is required')
-    .max(ALERT_MESSAGE_MAX, `Message must be at most ${ALERT_MESSAGE_MAX} characters`),
+    .max(ALERT_MESSAGE_MAX, `Message must be at most ${ALERT_MESSAGE_MAX} characters`)
+    .check(withoutNul('Message')),
   severity: alertSeveritySchema.optional().default('info'),
   title: z
     .string()
     .trim()
     .max(ALERT_TITLE_MAX, `Title must be at most ${ALERT_TITLE_MAX} characters`)
+    .check(withoutNul('Title'))
     .optional(),
 });
 export type SetAlertRequest = z.input<typeof setAlertRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
+import { withoutNul } from './stored-text';
 
 export const emailSchema = z
   .string()
@@ -11,7 +12,11 @@ export const passwordSchema = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
-const nameSchema = z.string().trim().max(100, 'Name must be at most 100 characters');
+const nameSchema = z
+  .string()
+  .trim()
+  .max(100, 'Name must be at most 100 characters')
+  .check(withoutNul('Name'));
 
 export const registerRequestSchema = z.object({
   email: emailSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_MAX_CHARS } from './constants';
+import { withoutNul } from './stored-text';
 
 /**
  * Schemas of the chat endpoints (spec §1, §4, §5, §7).
@@ -46,7 +47,8 @@ export const chatRequestSchema = z.object({
     .string({ error: 'text is required' })
     .trim()
     .min(1, 'text must not be empty')
-    .max(CHAT_MAX_CHARS, `text must be at most ${CHAT_MAX_CHARS} characters`),
+    .max(CHAT_MAX_CHARS, `text must be at most ${CHAT_MAX_CHARS} characters`)
+    .check(withoutNul('text')),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 

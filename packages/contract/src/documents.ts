@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_MAX_CHARS, DOWNLOAD_FORMATS, TRANSLATION_LANGUAGES } from './constants';
+import { idTextSchema, MAX_ID } from './ids';
 
 /**
  * Schemas of the AI actions on documents and text (spec §1, §4, §5, §7).
@@ -42,11 +43,10 @@ const languageSchema = z.string({ error: 'target_language is required' }).transf
   return lang;
 });
 
-/** `file_id` as sent in a form: a positive integer, possibly as a string. */
-export const documentFileIdSchema = z.coerce
-  .number({ error: 'file_id must be a number' })
-  .int('file_id must be a whole number')
-  .positive('file_id must be positive');
+/** `file_id` as sent in a form: a whole number from 1 to MAX_ID, possibly as a string. */
+export const documentFileIdSchema = idTextSchema(
+  `file_id must be a whole number from 1 to ${MAX_ID}`,
+);
 
 export const askQuestionSchema = z
   .string({ error: 'text (the question) is required' })

@@ -21,6 +21,9 @@ export const ERROR_MESSAGES = {
   unauthorized: 'Authentication required',
   invalidToken: 'Invalid or expired token',
   notFound: 'Not found',
+  /** 400: a value the database cannot store or compare (a number too large, a NUL character). */
+  invalidValue:
+    'The request holds a value that cannot be stored (a number too large, or a character not allowed).',
   internal: 'An internal error occurred. Please try again later.',
   /** 507: a write failed for want of space (a full disk or database, a full object store). */
   storageFull:

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALLOWED_EXTENSIONS, MAX_FILE_NAME_LENGTH } from './constants';
+import { idParamsSchema } from './ids';
 import { fileSearchStateSchema } from './knowledge';
 
 /** Schemas of the personal-files endpoints (spec §5, §7, §9). */
@@ -37,7 +38,7 @@ export const uploadFileResponseSchema = z.object({
 });
 export type UploadFileResponse = z.infer<typeof uploadFileResponseSchema>;
 
-export const fileIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const fileIdParamsSchema = idParamsSchema;
 
 /** GET /api/preview_file/:id?format=text: a pdf's extracted text instead of its bytes. */
 export const previewQuerySchema = z.object({ format: z.enum(['file', 'text']).default('file') });

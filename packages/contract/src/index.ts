@@ -1,4 +1,6 @@
 export * from './errors';
+export * from './ids';
+export * from './stored-text';
 export * from './constants';
 export * from './auth';
 export * from './users';

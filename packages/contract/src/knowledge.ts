@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_MAX_CHARS } from './constants';
+import { idSchema, MAX_ID } from './ids';
 
 /**
  * Questions across all of a user's files (issue 35): a knowledge base built from a search index in
@@ -9,7 +10,7 @@ import { CHAT_MAX_CHARS } from './constants';
  *                       `file_ids` as a comma list) → AskFilesResponse. With
  *                       `accept: text/event-stream` it streams as the other long actions do
  *                       (ai.ts) and runs as a job of kind `ask_files` (jobs.ts).
- *   400 empty or too long question, file_ids not numbers; 404 a file_id that is not the user's;
+ *   400 empty or too long question, file_ids not ids (1 to MAX_ID); 404 a file_id not the user's;
  *   409 none of the chosen files is searchable yet (still being read) or the folder is empty;
  *   503 no language model (the sources are still not guessed: nothing is answered).
  *
@@ -18,15 +19,19 @@ import { CHAT_MAX_CHARS } from './constants';
 
 export const ASK_FILES_MAX_FILES = 2000;
 
-/** `file_ids` as JSON numbers, or as one comma list (multipart / form). */
+/**
+ * `file_ids` as JSON numbers, or as one comma list (multipart / form). An empty list is no list
+ * (every file), as an empty form field is and as the web app means when nothing is picked.
+ */
 const fileIdsSchema = z.preprocess(
   (v) => {
+    if (Array.isArray(v) && v.length === 0) return undefined;
     if (typeof v !== 'string') return v;
     const t = v.trim();
     return t === '' ? undefined : t.split(',').map((p) => Number(p.trim()));
   },
   z
-    .array(z.number({ error: 'file_ids must be file ids' }).int().positive(), {
+    .array(idSchema(`file_ids must be whole numbers from 1 to ${MAX_ID}`), {
       error: 'file_ids must be a list of file ids',
     })
     .max(ASK_FILES_MAX_FILES)
@@ -39,7 +44,7 @@ export const askFilesRequestSchema = z.object({
     .trim()
     .min(1, 'Please enter a question')
     .max(CHAT_MAX_CHARS, `The question must be at most ${CHAT_MAX_CHARS} characters`),
-  /** Default: every file of the account. */
+  /** Default (absent or empty): every file of the account. */
   file_ids: fileIdsSchema,
 });
 export type AskFilesRequest = z.input<typeof askFilesRequestSchema>;

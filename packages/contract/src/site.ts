@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutNul } from './stored-text';
 
 /**
  * The web app's screens (spec §2), as paths under the base path. The server answers any other
@@ -42,9 +43,9 @@ export const clientLogRequestSchema = z.object({
 export type ClientLogRequest = z.input<typeof clientLogRequestSchema>;
 
 export const contactRequestSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(200),
+  name: z.string().trim().min(1, 'Name is required').max(200).check(withoutNul('Name')),
   email: z.string().trim().max(254).pipe(z.email('Invalid email address')),
-  message: z.string().trim().min(1, 'Message is required').max(5000),
+  message: z.string().trim().min(1, 'Message is required').max(5000).check(withoutNul('Message')),
   recaptchaToken: z.string().min(1, 'Please verify that you are not a robot.').max(10000),
 });
 export type ContactRequest = z.infer<typeof contactRequestSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { USER_ROLES } from './admin';
 import { emailSchema, passwordSchema } from './auth';
 import { ENGLISH_DIALECTS } from './constants';
+import { withoutNul } from './stored-text';
 
 export const userResponseSchema = z.object({
   first_name: z.string(),
@@ -15,7 +16,11 @@ export const userResponseSchema = z.object({
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
-const nameField = z.string().trim().max(100, 'Name must be at most 100 characters');
+const nameField = z
+  .string()
+  .trim()
+  .max(100, 'Name must be at most 100 characters')
+  .check(withoutNul('Name'));
 
 /**
  * PUT /api/user takes exactly one field (`english_dialect` is the proofreading setting). An email change also carries the current password (the

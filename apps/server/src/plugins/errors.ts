@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@inkwell/contract';
+import { isDataException } from '../db/data-exception';
 import { isTransientDatabaseError } from '../db/transient-error';
 import { HttpError, insufficientStorage, routeNotFound } from '../lib/http-error';
 import { isOutOfSpace } from '../lib/out-of-space';
@@ -11,7 +12,8 @@ import { isOutOfSpace } from '../lib/out-of-space';
  * Validation → 400 naming the field; known HTTP errors keep their message; a write that found
  * no room (disk, database) → 507; a database that could not serve for a moment (restarting,
  * connections cut, locked) → 503 with Retry-After, as the same request can succeed a little later;
- * anything else → 500 with no internals (the details go to the log).
+ * a value the database refused (a data exception) → 400; anything else → 500 with no internals
+ * (the details go to the log).
  */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((caught: FastifyError, request, reply) => {
@@ -36,6 +38,11 @@ async function errorsPlugin(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, wrong content type, ...) carry safe messages.
       return reply.code(status).send({ error: err.message });
+    }
+    if (isDataException(err)) {
+      // The request's fault, but one the contract should have refused: worth a look, not a page.
+      request.log.warn({ err }, 'database refused a value of the request');
+      return reply.code(400).send({ error: ERROR_MESSAGES.invalidValue });
     }
     if (isTransientDatabaseError(err)) {
       request.log.error({ err }, 'database unavailable');

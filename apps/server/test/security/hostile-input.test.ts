@@ -15,6 +15,8 @@ import {
  * query strings, JSON and multipart bodies, signed in and signed out (hostile-requests.ts), and
  * the fast-check fuzz below throws random bodies at every route. Never a 5xx, every error in the
  * product's format, the server still answering, and the user's files and profile unchanged.
+ * SQLite only, for its time: hostile-values.test.ts sends the values that failed only on
+ * PostgreSQL (ids past 32 bits, NUL, empty lists, lone surrogates) on every dialect.
  */
 // Routes the random fuzz leaves out (the matrix above covers them with chosen inputs): page
 // analysis would resolve random host names (traffic must stay on this machine); these end the

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { startSession } from '../../src/features/auth';
 import { startOpenAITestServer, type OpenAITestServer } from '../openai-test-server';
-import { registerUser, startTestServer, type TestServer } from '../test-app';
+import { registerUser, startTestServer, type TestDialect, type TestServer } from '../test-app';
 import {
   hostileRequests,
   inPool,
@@ -54,9 +54,10 @@ interface Setup extends HostileTarget {
   targetUserId: number;
 }
 
-export async function startHostileTarget(): Promise<Setup> {
+export async function startHostileTarget(dialect: TestDialect = 'sqlite'): Promise<Setup> {
   const model = await startOpenAITestServer({ reply: () => 'A short answer.' });
   const server = await startTestServer({
+    dialect,
     env: {
       // A model, so no answer is a 503 for want of one; limits high enough that every request
       // is judged on its input, not refused for its number (each also names its own address).

@@ -5,10 +5,10 @@ import {
   CHAT_STREAM_EVENTS,
   chatResponseSchema,
   errorResponseSchema,
+  idParamsSchema,
   messageResponseSchema,
   promptUsageSchema,
 } from '@inkwell/contract';
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
@@ -50,7 +50,6 @@ export async function chatRoutes(fastify: FastifyInstance, opts: ChatRoutesOptio
   // A server stopping stores its replies as stopped, with what they had.
   app.addHook('preClose', () => deps.replies.stopAll());
   const secured = { onRequest: app.authenticate };
-  const replyParams = z.object({ id: z.coerce.number().int().positive('Reply not found') });
 
   app.post(
     '/api/chat',
@@ -95,7 +94,7 @@ export async function chatRoutes(fastify: FastifyInstance, opts: ChatRoutesOptio
       schema: {
         tags: ['chat'],
         security: [{ bearer: [] }],
-        params: replyParams,
+        params: idParamsSchema,
         description:
           'Server-sent events of one reply from its start: `token` (the text so far, then each ' +
           'piece), then `done` or `error`. Follows a reply generated on any app server.',
@@ -134,7 +133,7 @@ export async function chatRoutes(fastify: FastifyInstance, opts: ChatRoutesOptio
       schema: {
         tags: ['chat'],
         security: [{ bearer: [] }],
-        params: replyParams,
+        params: idParamsSchema,
         response: {
           200: messageResponseSchema,
           400: errorResponseSchema,

@@ -40,13 +40,17 @@ export function uniqueName(base: string, ext: FileExtension, taken: Set<string>)
   }
 }
 
+/** A lone half of a surrogate pair → U+FFFD, as String.prototype.toWellFormed (ES2024) does. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
  * RFC 6266 Content-Disposition: an ASCII fallback `filename` for old clients plus `filename*`
- * in UTF-8 (RFC 5987) so non-ASCII names survive.
+ * in UTF-8 (RFC 5987) so non-ASCII names survive. A name with a lone surrogate (JSON can carry
+ * one) has no UTF-8 form: encodeURIComponent threw on it, so it gets U+FFFD in its place.
  */
 export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
+  const encoded = encodeURIComponent(name.replace(LONE_SURROGATE, '\ufffd')).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );

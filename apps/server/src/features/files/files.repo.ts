@@ -146,13 +146,14 @@ export const filesRepo = {
       .where('file_name', 'not like', `${PENDING_PREFIX}%`)
       .executeTakeFirst(),
 
+  /** The renamed row; undefined when it is gone (deleted since it was read). */
   rename: (db: Db, id: number, fileName: string) =>
     db
       .updateTable('files')
       .set({ file_name: fileName })
       .where('id', '=', id)
       .returning(itemColumns)
-      .executeTakeFirstOrThrow(),
+      .executeTakeFirst(),
 
   deleteRow: (db: Db, id: number) => db.deleteFrom('files').where('id', '=', id).execute(),
 

@@ -309,10 +309,10 @@ export async function renameFile(deps: FilesDeps, userId: number, fileId: number
   }
   if (name === file.file_name) return { message: 'File renamed', file: toItem(file) };
   try {
-    return {
-      message: 'File renamed',
-      file: toItem(await filesRepo.rename(deps.db, file.id, name)),
-    };
+    const renamed = await filesRepo.rename(deps.db, file.id, name);
+    // Deleted between its read above and this write: gone, as for any other missing file.
+    if (!renamed) throw notFound('File not found');
+    return { message: 'File renamed', file: toItem(renamed) };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('A file with this name already exists');
     throw err;

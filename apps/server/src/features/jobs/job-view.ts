@@ -1,4 +1,5 @@
 import type { Job, JobSummary, ProgressEvent, StreamErrorEvent } from '@inkwell/contract';
+import { z } from 'zod';
 import { badRequest } from '../../lib/http-error';
 import type { JobListPosition, JobRow, JobSummaryRow } from './jobs.repo';
 
@@ -33,14 +34,21 @@ export function jobListCursor(last: JobListPosition): string {
   return Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url');
 }
 
+/**
+ * What jobListCursor writes: a creation time as stored (ISO) and a job id (a UUID). Only these
+ * reach the query: any other text (a NUL, which PostgreSQL refuses) would fail it with a 500.
+ */
+const cursorSchema = z.tuple([z.iso.datetime(), z.uuid()]);
+
 /** Where a cursor says the page starts; a 400 for anything this server did not write. */
 export function readJobListCursor(cursor: string): JobListPosition {
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string'))
-      return { created_at: value[0] as string, id: value[1] as string };
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString());
   } catch {
     // Not JSON: answered below.
   }
+  const parsed = cursorSchema.safeParse(value);
+  if (parsed.success) return { created_at: parsed.data[0], id: parsed.data[1] };
   throw badRequest('cursor: not a cursor of this list (use next_cursor as it was answered)');
 }

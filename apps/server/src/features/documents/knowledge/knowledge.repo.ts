@@ -236,14 +236,17 @@ export const knowledgeRepo = {
 
   /** The states of the asked files (all the user's when `fileIds` is undefined). */
   states: (db: Db, userId: number, fileIds?: number[]) =>
-    db
-      .selectFrom('files')
-      .leftJoin('search_files', 'search_files.file_id', 'files.id')
-      .select(['files.id', 'search_files.state', 'search_files.language'])
-      .where('files.user_id', '=', userId)
-      .where('files.file_name', 'not like', `${PENDING_PREFIX}%`)
-      .$if(fileIds !== undefined, (q) => q.where('files.id', 'in', fileIds!))
-      .execute(),
+    // None asked, none answered: `in ()` is a syntax error on PostgreSQL.
+    fileIds?.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('files')
+          .leftJoin('search_files', 'search_files.file_id', 'files.id')
+          .select(['files.id', 'search_files.state', 'search_files.language'])
+          .where('files.user_id', '=', userId)
+          .where('files.file_name', 'not like', `${PENDING_PREFIX}%`)
+          .$if(fileIds !== undefined, (q) => q.where('files.id', 'in', fileIds!))
+          .execute(),
 
   /** The best `limit` passages of the user's (asked) files for these terms, best first. */
   async search(
@@ -251,7 +254,7 @@ export const knowledgeRepo = {
     dialect: Dialect,
     q: { userId: number; terms: string[]; fileIds?: number[]; limit: number },
   ): Promise<Hit[]> {
-    if (q.terms.length === 0) return [];
+    if (q.terms.length === 0 || q.fileIds?.length === 0) return []; // no `in ()` (see states)
     const ranked = dialect === 'postgres' ? postgresRanking(q) : sqliteRanking(q);
     const query = sql<Packed<Hit>>`
       select p.file_id, p.ord, m.score, p.language, p.ref, p.char_start, p.char_end, p.block,
