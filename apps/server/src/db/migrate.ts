@@ -16,6 +16,7 @@ import * as searchIndex from './migrations/040-search-index';
 import * as searchBlocks from './migrations/041-search-blocks';
 import * as searchVectors from './migrations/042-search-vectors';
 import * as searchFtsMerge from './migrations/043-search-fts-merge';
+import * as searchClaims from './migrations/044-search-claims';
 
 /**
  * Migrations are listed in code (not read from a folder) so they run the same from source, from
@@ -38,6 +39,7 @@ const migrations: Record<string, DialectMigration> = {
   '041-search-blocks': searchBlocks,
   '042-search-vectors': searchVectors,
   '043-search-fts-merge': searchFtsMerge,
+  '044-search-claims': searchClaims,
 };
 
 export async function migrateToLatest(

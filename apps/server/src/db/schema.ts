@@ -266,6 +266,17 @@ export interface SearchVectorsTable {
   vector: Buffer;
 }
 
+/** A file being indexed by one indexer (migration 044; knowledge/search-claims.repo.ts). */
+export interface SearchClaimsTable {
+  file_id: number;
+  /** The work claimed: 'terms' (indexer.ts) or 'vectors' (vector-indexer.ts). */
+  kind: string;
+  /** The indexer holding it (a random id per indexer). */
+  holder: string;
+  /** ISO time: past it, the claim is free (its server died or stalled). */
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -291,6 +302,7 @@ export interface Database {
   search_passages: SearchPassagesTable;
   search_blocks: SearchBlocksTable;
   search_vectors: SearchVectorsTable;
+  search_claims: SearchClaimsTable;
 }
 
 export type Timestamp = ColumnType<string, string, string>;

@@ -9,7 +9,9 @@ import {
   isReadAgainInBackground,
   whileFileExists,
 } from '../../files';
+import { FileClaims } from './file-claims';
 import { knowledgeRepo } from './knowledge.repo';
+import { searchClaimsRepo } from './search-claims.repo';
 import { mergeIndexStep } from './segment-merge';
 import { INDEX_VERSION } from './terms';
 
@@ -25,6 +27,8 @@ import { INDEX_VERSION } from './terms';
  * one file's terms computed at a time, so each pool keeps a worker for people (a preview, a
  * summary's parts) however many files wait. Rename changes nothing (the name is joined
  * at question time); delete, delete all and account deletion remove the rows by cascade.
+ * App servers sharing PostgreSQL each run an indexer: a file is indexed by the one that claims
+ * it (file-claims.ts), and not again once done.
  */
 const SWEEP_MS = 15_000;
 const SWEEP_BATCH = 100;
@@ -60,6 +64,8 @@ export class SearchIndexer {
   private stopped = false;
   /** The index's segments being merged, while no file waits (mergeWhenIdle). */
   private merging: Promise<void> | undefined;
+  /** This indexer's claims on the files it indexes, against other app servers'. */
+  private readonly claims: FileClaims;
   /** Files indexed by this process, for the bench and the Admin page. */
   indexed = 0;
 
@@ -68,7 +74,9 @@ export class SearchIndexer {
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
     /** Told of each file made searchable (its vectors come next, vector-indexer.ts). */
     private readonly onIndexed: () => void = () => {},
-  ) {}
+  ) {
+    this.claims = new FileClaims(deps.db, deps.dialect, 'terms');
+  }
 
   /** A new file: indexed next (before the sweep's older ones). */
   add(fileId: number, userId: number): void {
@@ -198,11 +206,21 @@ export class SearchIndexer {
   }
 
   private async index(fileId: number, userId: number): Promise<void> {
-    const { db, dialect } = this.deps;
+    const { db } = this.deps;
     // Its read was cut short and it is read again in the background (up to 10 minutes): left
     // pending, and indexed from that text by the first sweep after it. Read here meanwhile, a
     // scan was read again in full (OCR, to the 20 s limit) on every sweep, and thrown away.
     if (isReadAgainInBackground(db, fileId)) return;
+    // Claimed by another app server: left to it (if it fails, the file is pending for the next
+    // sweep). Queued here before another server indexed it: not read again.
+    await this.claims.whileHeld(fileId, async () => {
+      if (await searchClaimsRepo.needsTerms(db, fileId, INDEX_VERSION))
+        await this.indexClaimed(fileId, userId);
+    });
+  }
+
+  private async indexClaimed(fileId: number, userId: number): Promise<void> {
+    const { db, dialect } = this.deps;
     await knowledgeRepo.markReading(db, dialect, fileId, userId);
     let text;
     try {

@@ -20,7 +20,9 @@ declare module 'fastify' {
  */
 async function knowledgePlugin(app: FastifyInstance) {
   const embedder = embedderFromConfig(app.config);
-  const vectors = embedder && new VectorIndexer({ db: app.db, ai: app.ai, embedder }, app.log);
+  const vectors =
+    embedder &&
+    new VectorIndexer({ db: app.db, dialect: app.dialect, ai: app.ai, embedder }, app.log);
   const indexer = new SearchIndexer(
     { db: app.db, dialect: app.dialect, storage: app.storage },
     app.log,

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../../db/database';
+import type { Db, Dialect } from '../../../db/database';
 import type { LanguageModel } from '../../ai';
 import { EMBEDDING_BATCH, inTurn, type Embedder } from '../retrieval/embeddings';
+import { FileClaims } from './file-claims';
 import { knowledgeRepo } from './knowledge.repo';
 import { MAX_PASSAGES } from './passages';
+import { searchClaimsRepo } from './search-claims.repo';
 import { vectorsRepo } from './vectors.repo';
 import { centroidOf, quantize } from './vectors';
 
@@ -16,7 +18,8 @@ import { centroidOf, quantize } from './vectors';
  * Questions never compute a passage's vector: a file without vectors yet is found by its words.
  * A failure ends the round (the model may be down; the next sweep tries again); a file whose
  * vectors fail three times waits for the next start (a passage the model refuses would otherwise
- * cost a request every sweep).
+ * cost a request every sweep). App servers sharing PostgreSQL each run one: a file's vectors are
+ * computed by the one that claims it (file-claims.ts), so the model embeds each passage once.
  */
 const SWEEP_MS = 15_000;
 const SWEEP_BATCH = 50;
@@ -41,11 +44,14 @@ export class VectorIndexer {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly claims: FileClaims;
 
   constructor(
-    private readonly deps: { db: Db; ai: LanguageModel; embedder: Embedder },
+    private readonly deps: { db: Db; dialect: Dialect; ai: LanguageModel; embedder: Embedder },
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-  ) {}
+  ) {
+    this.claims = new FileClaims(deps.db, deps.dialect, 'vectors');
+  }
 
   start(): void {
     const tick = () => {
@@ -86,15 +92,22 @@ export class VectorIndexer {
 
   private async drain(): Promise<void> {
     const { db, embedder } = this.deps;
+    // Files another app server is embedding: left to it this round (still pending, they would be
+    // asked for again at once, round after round, until it is done).
+    const elsewhere = new Set<number>();
+    const skipped = (fileId: number) =>
+      elsewhere.has(fileId) || (this.failures.get(fileId) ?? 0) >= MAX_FAILURES;
     for (;;) {
-      const rows = (await vectorsRepo.pending(db, embedder.model, SWEEP_BATCH + this.failures.size))
-        .filter((r) => (this.failures.get(r.file_id) ?? 0) < MAX_FAILURES)
+      const limit = SWEEP_BATCH + this.failures.size + elsewhere.size;
+      const rows = (await vectorsRepo.pending(db, embedder.model, limit))
+        .filter((r) => !skipped(r.file_id))
         .slice(0, SWEEP_BATCH);
       if (rows.length === 0 || this.stopping.signal.aborted) return;
       for (const r of rows) {
         if (this.stopping.signal.aborted) return;
         try {
-          await this.embedFile(r.file_id, r.user_id, r.updated_at);
+          const embed = () => this.embedFile(r.file_id, r.user_id, r.updated_at);
+          if (!(await this.claims.whileHeld(r.file_id, embed))) elsewhere.add(r.file_id);
           this.failures.delete(r.file_id);
         } catch (err) {
           if (this.stopping.signal.aborted) return;
@@ -109,6 +122,8 @@ export class VectorIndexer {
 
   private async embedFile(fileId: number, userId: number, stamp: string): Promise<void> {
     const { db, ai, embedder } = this.deps;
+    // Given its vectors by another app server since it was found pending (or indexed again).
+    if (!(await searchClaimsRepo.needsVectors(db, fileId, stamp, embedder.model))) return;
     const passages = await knowledgeRepo.first(db, userId, fileId, MAX_PASSAGES);
     const turn = inTurn(embedder, ai, { priority: 'batch', owner: userId });
     const raw: number[][] = [];
