@@ -71,7 +71,10 @@ export async function recognize(image: GrayImage, languages: string[]): Promise<
   return data.text.trim();
 }
 
-/** The text tesseract reads in an encoded image (png, jpeg, bmp, tiff: an Office document's media). */
+/**
+ * The text tesseract reads in an encoded image (png, jpeg, bmp, tiff: an Office document's media).
+ * It decodes the whole image into memory it keeps: callers check its size first (fitsOcr).
+ */
 export async function recognizeEncoded(bytes: Uint8Array, languages: string[]): Promise<string> {
   const worker = await tesseract(languages);
   const { data } = await worker.recognize(Buffer.from(bytes) as unknown as string);

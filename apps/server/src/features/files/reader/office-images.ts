@@ -1,4 +1,6 @@
+import { imageSize } from './image-header';
 import { OcrBudget } from './ocr-budget';
+import { fitsOcr } from './ocr-image-limit';
 import { recognizeEncoded, stopOcr } from './ocr';
 import type { SafeZip } from './safe-zip';
 import type { Collector } from './collector';
@@ -13,7 +15,8 @@ const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: t
 /**
  * A docx or pptx with no text at all is most often a scan pasted in: its images (the package's
  * media folder, in name order) are read by OCR, within what is left of the reader's time limit,
- * each as one unit marked `ocr`. A long series stops at the limit with the result `truncated`.
+ * each as one unit marked `ocr`. A long series stops at the limit with the result `truncated`. A
+ * picture larger than OCR reads (its header says) is left unread, and the result `truncated`.
  */
 export async function readMediaByOcr(
   zip: SafeZip,
@@ -31,8 +34,16 @@ export async function readMediaByOcr(
   const budget = new OcrBudget(c.timeLeftMs());
   let n = 0;
   for (const name of names) {
+    n += 1;
     // The entry's size was proven with the whole package when it was opened.
     const bytes = await zip.zip.file(name)!.async('uint8array');
+    const size = imageSize(bytes);
+    // Tesseract decodes a picture whole, in memory it keeps: only one whose header proves it
+    // small enough goes to it (another format, or a damaged header, is passed over unread).
+    if (!fitsOcr(size)) {
+      if (size) c.truncated = true;
+      continue;
+    }
     if (!budget.allows()) {
       c.truncated = c.timedOut = true;
       return;
@@ -44,7 +55,6 @@ export async function readMediaByOcr(
       c.truncated = c.timedOut = true;
       return;
     }
-    n += 1;
     // Icons and rules read as nothing, and add nothing.
     if (text && !c.add({ kind, label: `Image ${n}`, text, ocr: true })) return;
   }

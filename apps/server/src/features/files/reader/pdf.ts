@@ -2,6 +2,7 @@ import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { Collector } from './collector';
 import { toGray, type GrayImage, type PdfImageData } from './gray-image';
 import { OcrBudget } from './ocr-budget';
+import { MAX_OCR_PIXELS } from './ocr-image-limit';
 import { recognize, stopOcr } from './ocr';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
@@ -29,6 +30,9 @@ export async function readPdf(
     isEvalSupported: false,
     // Decoded images as plain pixels (not ImageBitmaps), for OCR.
     isOffscreenCanvasSupported: false,
+    // An image of more pixels than this is dropped from the page's operators, never decoded: its
+    // pixels would take memory outside the worker's heap limit (ocr-image-limit.ts).
+    maxImageSize: MAX_OCR_PIXELS,
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
@@ -78,7 +82,7 @@ export async function readPdf(
 /** The text of a page's images (a scanner's pdf holds one a page), in drawing order. */
 async function ocrPage(page: PDFPageProxy, languages: string[], budget: OcrBudget) {
   const texts: string[] = [];
-  for (const image of await pageImages(page)) {
+  for await (const image of pageImages(page, budget)) {
     if (budget.spent) break; // given up meanwhile
     const text = await recognize(image, languages);
     if (text) texts.push(text);
@@ -90,11 +94,15 @@ async function ocrPage(page: PDFPageProxy, languages: string[], budget: OcrBudge
 const MIN_SIDE = 32;
 const MAX_IMAGES_A_PAGE = 8;
 
-async function pageImages(page: PDFPageProxy): Promise<GrayImage[]> {
+/**
+ * The page's images in grayscale, one at a time (only one is held beside pdf.js's pixels), until
+ * the page is given up.
+ */
+async function* pageImages(page: PDFPageProxy, budget: OcrBudget): AsyncGenerator<GrayImage> {
   const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const ops = await page.getOperatorList();
-  const images: GrayImage[] = [];
-  for (let i = 0; i < ops.fnArray.length && images.length < MAX_IMAGES_A_PAGE; i++) {
+  let count = 0;
+  for (let i = 0; i < ops.fnArray.length && count < MAX_IMAGES_A_PAGE && !budget.spent; i++) {
     const fn = ops.fnArray[i];
     const args = ops.argsArray[i] as unknown[];
     let data: PdfImageData | undefined;
@@ -102,9 +110,10 @@ async function pageImages(page: PDFPageProxy): Promise<GrayImage[]> {
     else if (fn === OPS.paintInlineImageXObject) data = args[0] as PdfImageData;
     if (!data?.data || data.width < MIN_SIDE || data.height < MIN_SIDE) continue;
     const gray = toGray(data);
-    if (gray) images.push(gray);
+    if (!gray) continue;
+    count += 1;
+    yield gray;
   }
-  return images;
 }
 
 /** A decoded image XObject: page-local, or shared by the document for ids starting with g_. */
