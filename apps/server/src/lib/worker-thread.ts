@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import type { Transferable } from 'node:worker_threads';
 
 // The thread side of a WorkerPool (worker-pool.ts): how a worker starts, answers its calls, and
 // how the pool reads a worker thread's CPU time.
@@ -57,12 +58,14 @@ export function siblingModule(name: string, base: string): URL {
 
 /**
  * Answers a pool's calls in a worker module: `handle` gets each message, its result is posted;
- * a thrown error's message (and its `statusCode`, when it has one) is posted instead.
+ * a thrown error's message (and its `statusCode`, when it has one) is posted instead. A result
+ * that is bytes filling their own ArrayBuffer (a file made for a download) is moved, not copied:
+ * the task must not keep it.
  */
 export function serveCalls(
   port: {
     on(e: 'message', f: (m: { id: number }) => void): unknown;
-    postMessage(m: unknown): void;
+    postMessage(m: unknown, transfer?: Transferable[]): void;
   },
   handle: (message: never) => unknown,
 ): void {
@@ -70,7 +73,7 @@ export function serveCalls(
     Promise.resolve()
       .then(() => handle(message as never))
       .then(
-        (result) => port.postMessage({ id: message.id, result }),
+        (result) => port.postMessage({ id: message.id, result }, ownBuffer(result)),
         (err: unknown) =>
           port.postMessage({
             id: message.id,
@@ -79,4 +82,14 @@ export function serveCalls(
           }),
       );
   });
+}
+
+/** The ArrayBuffer of bytes that fill it whole, to move with them (never a Buffer pool's slab). */
+function ownBuffer(result: unknown): Transferable[] {
+  return result instanceof Uint8Array &&
+    result.buffer instanceof ArrayBuffer &&
+    result.byteOffset === 0 &&
+    result.byteLength === result.buffer.byteLength
+    ? [result.buffer]
+    : [];
 }

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { HttpError } from '../lib/http-error';
 import { WORKER_NICENESS, WorkerPool, type CallFailure, type PoolThread } from '../lib/worker-pool';
@@ -33,15 +33,38 @@ export class CpuTaskTimedOut extends HttpError {
   }
 }
 
+/** A task needed more than a worker's heap: its worker ended (and is replaced), not the server. */
+export class CpuTaskOutOfMemory extends HttpError {
+  constructor(task: CpuTaskName) {
+    super(413, `${CPU_TASK_LIMITS[task].what} needs more memory than one task may use.`);
+  }
+}
+
 /** Marks a time-out for run(), which knows the task and its limit. */
 class TimedOut extends Error {}
+/** Marks a worker ended by its heap limit, for run() likewise. */
+class OutOfMemory extends Error {}
+
+/**
+ * Each worker's old-generation heap limit: a runaway task (a docx preview of 5 MB of empty
+ * paragraphs took 1.1 GB) ends its own worker instead of exhausting the server's memory. An
+ * eighth of the machine's memory, 512 MB to 2 GB: the signed-in lane's four workers stay within
+ * half of it. Node ends a worker at its limit on a best effort (nodejs/node#47224): a heap of
+ * many objects ends the worker alone, one array grown past the limit can still abort the process.
+ */
+export const CPU_WORKER_HEAP_MB = Math.max(
+  512,
+  Math.min(2048, Math.floor(totalmem() / 2 ** 20 / 8)),
+);
 
 function taskError(f: CallFailure): Error {
   switch (f.kind) {
     case 'thrown':
       return f.status ? new HttpError(f.status, f.message) : new CpuTaskError(f.message);
     case 'crashed':
-      return new CpuTaskError(f.message);
+      return f.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? new OutOfMemory()
+        : new CpuTaskError(f.message);
     case 'exited':
       return new CpuTaskError(`the worker stopped (exit code ${f.exitCode})`);
     case 'timed out':
@@ -64,6 +87,8 @@ export interface CpuPoolOptions {
   anonymousWorkers?: number;
   /** Time limits in seconds by task, over the defaults (CPU_TASK_TIME_LIMITS). */
   timeLimits?: Partial<Record<CpuTaskName, number>>;
+  /** Each worker's heap limit in MB (tests lower it). */
+  heapMb?: number;
 }
 
 export interface RunOptions {
@@ -83,7 +108,8 @@ export const defaultCpuWorkers = () => Math.max(1, Math.min(4, availableParallel
  * or anyone else's request. Each lane has its own workers, one task per worker at a time (a crash
  * fails that task only); tasks queue in their lane when its workers are busy. Workers keep what
  * they loaded (jsdom, axe) for the next task. A task past its time limit, or stopped by its
- * signal (a cancelled job), ends its worker; the next task of the lane starts a new one.
+ * signal (a cancelled job), or past its worker's heap limit, ends its worker; the next task of
+ * the lane starts a new one.
  */
 export class CpuPool<T extends CpuTaskTable = CpuTaskTable> {
   private readonly lanes: Record<CpuLane, WorkerPool>;
@@ -95,6 +121,7 @@ export class CpuPool<T extends CpuTaskTable = CpuTaskTable> {
       new WorkerPool(siblingModule('../cpu-worker', import.meta.url), {
         size,
         callsPerWorker: 1,
+        heapMb: opts.heapMb ?? CPU_WORKER_HEAP_MB,
         failure: taskError,
         niceness: WORKER_NICENESS,
         // Niced: on a busy machine a task waits for a core, and its limit counts the CPU it used.
@@ -140,7 +167,8 @@ export class CpuPool<T extends CpuTaskTable = CpuTaskTable> {
         label: task,
       });
     } catch (err) {
-      throw err instanceof TimedOut ? new CpuTaskTimedOut(task, timeoutMs) : err;
+      if (err instanceof TimedOut) throw new CpuTaskTimedOut(task, timeoutMs);
+      throw err instanceof OutOfMemory ? new CpuTaskOutOfMemory(task) : err;
     }
   }
 

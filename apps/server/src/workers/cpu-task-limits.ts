@@ -20,6 +20,10 @@ export const CPU_TASK_LIMITS = {
   pageLinks: { what: "Reading the page's links", seconds: 20 },
   /** A 10 MB text's passages and terms for the search index: a few seconds. */
   searchPassages: { what: 'Indexing the file for questions', seconds: 300 },
+  /** A 500,000-character answer as a pdf: ~2 s (docx ~1 s; as 500,000 empty lines 9 s, 33 s). */
+  exportFile: { what: 'Preparing the file to download', seconds: 120 },
+  /** A table's or document's 2 M characters scored by VADER: ~6 s. */
+  sentimentScores: { what: 'Scoring the sentiment of the document', seconds: 300 },
 } as const;
 
 export type CpuTaskName = keyof typeof CPU_TASK_LIMITS;

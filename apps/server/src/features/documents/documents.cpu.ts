@@ -2,8 +2,10 @@ import type { SummaryMode } from '@inkwell/contract';
 import { estimateTokens } from '../../lib/token-estimate';
 import type { TextUnit } from '../files';
 import { documentPieces, packChunks } from './chunking';
+import { renderExport, type RenderedFormat } from './export-render';
 import { selectSentences } from './extractive/select-sentences';
 import { buildFilePassages, indexRows } from './knowledge/passages';
+import { sentimentScores } from './sentiment-scores';
 
 /**
  * The documents feature's CPU pool tasks (listed with the others in src/cpu-tasks.ts), apart from
@@ -30,6 +32,10 @@ export const documentsCpuTasks = {
   },
   /** A file's passages and their terms for the search index (knowledge/). */
   searchPassages: (a: { units: TextUnit[]; text: string }) => indexRows(buildFilePassages(a)),
+  /** Bulk sentiment: the column to read, and VADER's score of each row or paragraph. */
+  sentimentScores,
+  /** A docx or pdf of an answer to download (export-render.ts), its bytes moved back. */
+  exportFile: (a: { text: string; format: RenderedFormat }) => renderExport(a.text, a.format),
 };
 
 export type DocumentsCpuTasks = typeof documentsCpuTasks;

@@ -17,6 +17,7 @@ import {
   translateTargetSchema,
   translateTextRequestSchema,
 } from '@inkwell/contract';
+import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { badRequest } from '../../lib/http-error';
 import { requireUser } from '../../plugins/auth';
 import { contentDisposition, type FilesDeps } from '../files';
@@ -256,7 +257,7 @@ export async function documentsRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       requireUser(request);
       const { text, format, file_name } = request.body;
-      const file = await exportText(text, format, file_name);
+      const file = await exportText(text, format, file_name, abortOnDisconnect(reply));
       return reply
         .type(file.contentType)
         .header('content-disposition', contentDisposition('attachment', file.fileName))

@@ -1,85 +1,27 @@
-import vader from 'vader-sentiment';
 import type { SentimentLabel, SentimentResponse } from '@inkwell/contract';
-import { badRequest } from '../../lib/http-error';
-import { documentPieces, splitParagraphs } from './chunking';
-import { clamp, completeIfAvailable, contextOf, modelAvailable, type AiDeps } from './model-calls';
+import { cpuPool } from '../../workers/cpu-pool';
 import type { ExtractResult } from '../files';
-import { hasNamedTextColumn, pickTextColumn } from './text-column';
+import type { DocumentsCpuTasks } from './documents.cpu';
+import { clamp, completeIfAvailable, contextOf, modelAvailable, type AiDeps } from './model-calls';
 
 /**
- * Bulk sentiment: VADER scores each row (csv/xlsx, in the column that holds the text) or each
- * paragraph (other documents); the overall figure is the mean compound score. The model, when
- * there is one, only writes a short overview of the numbers and the most extreme items.
+ * Bulk sentiment: VADER scores each row or paragraph in the CPU pool (sentiment-scores.ts), off
+ * the event loop: a large sheet is seconds of it. The model, when there is one, only writes a
+ * short overview of the numbers and the most extreme items.
  */
-const MAX_ITEMS = 20_000;
-const ITEM_TEXT_CHARS = 1000;
-
-export function label(compound: number): SentimentLabel {
-  // VADER's own recommended thresholds.
-  if (compound >= 0.05) return 'positive';
-  if (compound <= -0.05) return 'negative';
-  return 'neutral';
-}
-
-export function score(text: string) {
-  const compound = vader.SentimentIntensityAnalyzer.polarity_scores(text).compound;
-  return { label: label(compound), score: Math.round(compound * 10_000) / 10_000 };
-}
-
-export interface SentimentTexts {
-  texts: { text: string; sheet?: string }[];
-  column?: string;
-  /** Each sheet's own column (xlsx): a sheet's column is picked from that sheet alone. */
-  columns?: { sheet: string; column: string }[];
-  /** The columns that may be asked for instead (every sheet's, once each). */
-  column_choices?: string[];
-}
-
-/**
- * The texts to score: one per data row for tables, one per paragraph otherwise. Each sheet's
- * column is picked from that sheet alone (the one with the most words per cell, or the one named
- * `column`); when some sheets name their text column ("Comment"), sheets that name none (a cover
- * sheet saying "Prepared by Ada") are left out. A `column` no sheet has is a 400.
- */
-export function sentimentTexts(doc: ExtractResult, column?: string): SentimentTexts {
-  const withRows = doc.units.filter((u) => u.kind === 'sheet' && u.rows && u.rows.length > 0);
-  const named = withRows.filter((u) => hasNamedTextColumn(u.rows!));
-  const sheets = column !== undefined || named.length === 0 ? withRows : named;
-  if (sheets.length > 0) {
-    const texts: SentimentTexts['texts'] = [];
-    const columns: { sheet: string; column: string }[] = [];
-    const choices = new Set<string>();
-    for (const sheet of sheets) {
-      for (const name of pickTextColumn(sheet.rows!)?.names ?? []) choices.add(name);
-      const pick = pickTextColumn(sheet.rows!, column);
-      if (!pick) continue;
-      columns.push({ sheet: sheet.label, column: pick.name });
-      for (const row of sheet.rows!.slice(pick.dataStart)) {
-        const cell = (row[pick.index] ?? '').trim();
-        if (cell) texts.push({ text: cell, sheet: sheet.label });
-      }
-    }
-    if (column !== undefined && columns.length === 0) {
-      throw badRequest(`Unknown column "${column}". Columns: ${[...choices].join(', ')}`);
-    }
-    return { texts, column: columns[0]?.column, columns, column_choices: [...choices] };
-  }
-  if (column !== undefined) throw badRequest('Only a csv or xlsx table has columns to choose');
-  const pieces = documentPieces(doc.units).map((p) => p.text);
-  return { texts: (pieces.length ? pieces : splitParagraphs(doc.text)).map((text) => ({ text })) };
-}
-
 export async function analyzeSentiment(
   deps: AiDeps,
   doc: ExtractResult,
   chosenColumn?: string,
 ): Promise<SentimentResponse> {
   deps.progress?.stage('scoring');
-  const { texts, column, columns, column_choices } = sentimentTexts(doc, chosenColumn);
-  const scored = texts.slice(0, MAX_ITEMS).map((t) => ({ ...t, ...score(t.text) }));
-  const mean = scored.reduce((s, i) => s + i.score, 0) / Math.max(1, scored.length);
-  const overall = { label: label(mean), score: Math.round(mean * 10_000) / 10_000 };
-  const items = scored.map((i) => ({ ...i, text: i.text.slice(0, ITEM_TEXT_CHARS) }));
+  const { items, overall, column, columns, column_choices } =
+    await cpuPool<DocumentsCpuTasks>().run(
+      'sentimentScores',
+      { units: doc.units, text: doc.text, column: chosenColumn },
+      // The job's: a cancel ends the worker scoring it.
+      { signal: deps.signal },
+    );
   const facts = describe(items, overall);
   const plain = {
     response: `Automatic analysis (VADER, no AI model available): ${facts}`,

@@ -13,7 +13,18 @@ export function hasNamedTextColumn(rows: string[][]): boolean {
   return (rows[0] ?? []).some((h) => TEXT_HEADER.test(h ?? ''));
 }
 
-const isNumeric = (s: string) => /^\s*[-+]?[\d.,%$€£\s:/-]+\s*$/.test(s);
+/**
+ * A cell of numbers, amounts, dates or times (" 1 000,50 €", "+3", "12:30"): digits and these
+ * signs only, one leading "+" allowed. The leading spaces go first and the pattern has one
+ * character class and no other quantifier over spaces, so a hostile cell ("1", a million spaces,
+ * "x") costs one pass, not a million squared steps on the thread scoring it. Same answers as
+ * `^\s*[-+]?[\d.,%$€£\s:/-]+\s*$`, a whitespace-only cell included.
+ */
+const NUMERIC = /^\+?[\d.,%$€£\s:/-]*$/;
+function isNumeric(s: string): boolean {
+  const rest = s.trimStart();
+  return s !== '' && rest !== '+' && NUMERIC.test(rest);
+}
 const wordCount = (s: string) => s.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
 /** A column whose filled cells repeat this much (and at least CATEGORY_MIN_CELLS of them) is a category. */
 const CATEGORY_DISTINCT_SHARE = 0.5;

@@ -3,6 +3,7 @@ import { lazyRequire } from '../../lib/lazy-require';
 import { parseFragment } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import type { DocBlock } from '@inkwell/contract';
+import { DOCX_LAYOUT_MAX_XML_BYTES, xmlInflatesWithin } from './docx-xml-size';
 
 /** mammoth (with its XML and zip readers), loaded by the first docx preview's worker only. */
 const mammoth = lazyRequire<typeof Mammoth>('mammoth');
@@ -38,9 +39,12 @@ function descendants(n: Element, tag: string): Element[] {
  * to HTML (Heading 1 → h1, numbered paragraphs → ol, tables → table), and its HTML is parsed
  * (parse5, what jsdom parses with, without jsdom's second of loading in a niced worker on a
  * person's first preview) and walked into plain blocks here, so the browser renders data, never
- * the document's HTML.
+ * the document's HTML. Undefined (the preview is its text) when its XML inflates past
+ * DOCX_LAYOUT_MAX_XML_BYTES.
  */
-export async function docxBlocks(bytes: Buffer): Promise<DocBlock[]> {
+export async function docxBlocks(bytes: Buffer): Promise<DocBlock[] | undefined> {
+  // The event loop checked the sizes the zip declares; these are the sizes it really inflates to.
+  if (!(await xmlInflatesWithin(bytes, DOCX_LAYOUT_MAX_XML_BYTES))) return undefined;
   const { value: html } = await mammoth().convertToHtml({ buffer: bytes });
   const blocks: DocBlock[] = [];
   for (const el of elements(parseFragment(html))) {

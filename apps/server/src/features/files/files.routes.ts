@@ -10,6 +10,7 @@ import {
   renameFileResponseSchema,
   uploadFileResponseSchema,
 } from '@inkwell/contract';
+import { abortOnDisconnect } from '../../lib/abort-on-disconnect';
 import { badRequest } from '../../lib/http-error';
 import { firstFormFile } from '../../lib/multipart-form';
 import { requireUser } from '../../plugins/auth';
@@ -102,6 +103,7 @@ export async function filesRoutes(fastify: FastifyInstance) {
       requireUser(request).id,
       request.params.id,
       asText,
+      abortOnDisconnect(reply),
     );
     if (preview.kind === 'json') return reply.send(preview.body);
     return reply

@@ -13,7 +13,7 @@ import { isOutOfSpace } from '../../lib/out-of-space';
 import type { AuthUser } from '../../plugins/auth';
 import { StorageNotFoundError, type Storage } from '../../storage/storage';
 import { extractText, READER_VERSION, type ExtractResult, type ReaderLimits } from './reader';
-import { DOCX_BLOCKS_MAX_BYTES } from './docx-blocks';
+import { docxLayout } from './docx-layout';
 import { baseName } from './file-names';
 import { filesRepo, isUniqueViolation, type FileRow } from './files.repo';
 import { stopReadsOf, whileFileExists } from './file-reads';
@@ -239,25 +239,6 @@ async function cacheText(deps: FilesDeps, fileId: number, result: ExtractResult)
   });
 }
 
-/** The docx's headings, lists and tables; undefined (text only) when too large or unreadable. */
-async function docxLayout(deps: FilesDeps, file: FileRow) {
-  if (file.size > DOCX_BLOCKS_MAX_BYTES) return undefined;
-  try {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await openObject(deps, file)) chunks.push(chunk as Buffer);
-    // Its own buffer, moved to the worker (mammoth and jsdom would hold up the event loop).
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
-    return await cpuPool<FilesCpuTasks>().run('docxBlocks', bytes, { transfer: [bytes.buffer] });
-  } catch {
-    return undefined; // the reader already read its text; the layout is a nicety
-  }
-}
-
 export type PreviewOutcome =
   { kind: 'pdf'; file: FileItem; stream: Readable } | { kind: 'json'; body: PreviewResponse };
 
@@ -267,6 +248,7 @@ export async function previewFile(
   userId: number,
   fileId: number,
   asText = false,
+  signal?: AbortSignal,
 ): Promise<PreviewOutcome> {
   const file = await findOwnedFile(deps, userId, fileId);
   if (file.type === 'pdf' && !asText)
@@ -277,7 +259,8 @@ export async function previewFile(
     case 'txt':
       return { kind: 'json', body: { kind: 'text', type: file.type, text, truncated } };
     case 'docx': {
-      const blocks = await docxLayout(deps, file);
+      const open = () => openObject(deps, file);
+      const blocks = await docxLayout({ size: file.size, truncated, open, signal });
       return { kind: 'json', body: { kind: 'text', type: 'docx', text, truncated, blocks } };
     }
     case 'csv':

@@ -21,6 +21,11 @@ export class Collector {
     return Math.max(0, this.deadline - Date.now());
   }
 
+  /** Characters left under the cap. */
+  get room(): number {
+    return Math.max(0, this.limits.maxChars - this.chars);
+  }
+
   check(): void {
     if (Date.now() > this.deadline) throw new DocumentReadError('it took too long to read');
   }

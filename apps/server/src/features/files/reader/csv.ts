@@ -1,12 +1,14 @@
 import { parse } from 'csv-parse';
 import { Collector } from './collector';
+import { TableRows } from './table-rows';
 import { decodeText } from './text-encoding';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 
 /** csv → one table unit (kind 'sheet') whose rows are the records; text is the rows tab-joined. */
 export async function readCsv(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractResult> {
   const c = new Collector(limits);
-  const rows: string[][] = [];
+  // The rows count against the character cap with the text.
+  const table = new TableRows(c.room);
   const parser = parse(decodeText(bytes), {
     relax_column_count: true,
     relax_quotes: true,
@@ -15,12 +17,11 @@ export async function readCsv(bytes: Uint8Array, limits: ReaderLimits): Promise<
   });
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
-      if (rows.length >= limits.maxRows) {
+      if (table.rows.length >= limits.maxRows || !table.add(record.map((v) => String(v)))) {
         c.truncated = true;
         break;
       }
-      if (rows.length % 1000 === 0) c.check();
-      rows.push(record.map((v) => String(v)));
+      if (table.rows.length % 1000 === 0) c.check();
     }
   } catch (err) {
     if (err instanceof DocumentReadError) throw err;
@@ -28,6 +29,6 @@ export async function readCsv(bytes: Uint8Array, limits: ReaderLimits): Promise<
   } finally {
     parser.destroy();
   }
-  c.add({ kind: 'sheet', label: 'Sheet1', text: rows.map((r) => r.join('\t')).join('\n'), rows });
+  c.add({ kind: 'sheet', label: 'Sheet1', text: table.text(), rows: table.rows });
   return c.result();
 }

@@ -74,7 +74,7 @@ export async function openSafeZip(
 }
 
 /** An entry's bytes, inflated chunk by chunk (a stored entry is its own bytes). */
-async function* inflate(entry: JSZip.JSZipObject): AsyncGenerator<Uint8Array> {
+export async function* inflate(entry: JSZip.JSZipObject): AsyncGenerator<Uint8Array> {
   const data = (entry as unknown as ZipEntryInternals)._data;
   const magic = data?.compression?.magic;
   const content = data?.compressedContent;

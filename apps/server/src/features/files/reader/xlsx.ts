@@ -1,6 +1,7 @@
 import { Collector } from './collector';
 import { mainPart, relationshipsOf } from './ooxml-rels';
 import { openSafeZip, type SafeZip } from './safe-zip';
+import { TableRows } from './table-rows';
 import { DocumentReadError, type ExtractResult, type ReaderLimits } from './types';
 import { builtinFormat, formatIsoDate, formatNumber, unescapeOoxml } from './xlsx-format';
 import { attr, parseXml } from './xml-stream';
@@ -28,24 +29,30 @@ export async function readXlsx(bytes: Uint8Array, limits: ReaderLimits): Promise
   for (const sheet of book.sheets) {
     const chunks = zip.open(sheet.part);
     if (!chunks) continue; // a chartsheet or a dangling relationship: nothing to read
-    const rows: string[][] = [];
+    // The rows count against the character cap with the text: shared strings let a small file
+    // repeat one long string in every cell.
+    const table = new TableRows(c.room);
     let stopped = false;
     await readSheet(
       chunks,
       book,
       (cells) => {
-        if (rowBudget <= 0) {
+        if (rowBudget <= 0 || !table.add(cells)) {
           c.truncated = stopped = true;
           return;
         }
-        if (rows.length % 500 === 499) c.check();
-        rows.push(cells);
+        if (table.rows.length % 500 === 499) c.check();
         rowBudget -= 1;
       },
       () => stopped,
     );
-    const text = rows.map((cells) => cells.join('\t')).join('\n');
-    if (!c.add({ kind: 'sheet', label: sheet.name, text, rows })) break;
+    const unit = {
+      kind: 'sheet' as const,
+      label: sheet.name,
+      text: table.text(),
+      rows: table.rows,
+    };
+    if (!c.add(unit) || table.full) break;
   }
   return c.result();
 }
