@@ -1,10 +1,8 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, openEventStream } from '../../../test/event-stream-client';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-app';
 import { configureReader } from '../files';
+import { slowPdftotext } from '../files/testing';
 
 /**
  * A cancelled job stops reading its uploaded document: the reader (here poppler's process) is not
@@ -13,42 +11,19 @@ import { configureReader } from '../files';
  */
 describe("a cancelled job's upload", () => {
   let server: TestServer;
-  let dir: string;
-  let pids: string;
-
-  const started = () => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n') : []);
-  const running = (pid: string) => {
-    try {
-      process.kill(Number(pid), 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const endStandIns = () => {
-    for (const pid of started()) if (running(pid)) process.kill(Number(pid), 'SIGKILL');
-  };
+  const standIn = slowPdftotext('inkwell-cancelled-read-');
+  const { started, running } = standIn;
 
   beforeAll(async () => {
     server = await startTestServer();
-    // A stand-in pdftotext that notes its process id, then reads for five minutes unless killed
-    // (the reader's time limit raised to match): only a stop ends it within the test.
-    dir = mkdtempSync(path.join(tmpdir(), 'inkwell-cancelled-read-'));
-    pids = path.join(dir, 'pids');
-    const command = path.join(dir, 'pdftotext');
-    writeFileSync(
-      command,
-      `#!/bin/sh\necho $$ >> ${pids}\ncat > /dev/null\n` +
-        `i=0\nwhile [ $i -lt 6000 ]; do sleep 0.05; i=$((i+1)); done\nprintf 'Too late.\\f'\n`,
-    );
-    chmodSync(command, 0o755);
-    configureReader({ pdftotext: command, timeLimitMs: 300_000 });
+    configureReader({ pdftotext: standIn.command, timeLimitMs: standIn.timeLimitMs });
   });
+  // A failed run leaves its stand-ins reading: ended before the server (which waits for its
+  // reads) and after it (a read its sweep started meanwhile).
   afterAll(async () => {
-    endStandIns();
+    standIn.endAll();
     await server?.close();
-    endStandIns();
-    rmSync(dir, { recursive: true, force: true });
+    standIn.remove();
   });
 
   it('stops being read when the job is cancelled', async () => {
