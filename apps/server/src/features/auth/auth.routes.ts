@@ -12,11 +12,11 @@ import {
   tokensResponseSchema,
 } from '@inkwell/contract';
 import { bearerToken } from '../../lib/access-token';
-import { HttpError, tooManyRequests } from '../../lib/http-error';
-import { rateLimitedMessage } from '../../lib/wait-text';
+import { HttpError } from '../../lib/http-error';
 import { publicAppUrl } from '../../lib/public-url';
 import { requireUser } from '../../plugins/auth';
 import * as auth from './auth.service';
+import { refuseIfSpent } from './limited-password-check';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
 
@@ -67,9 +67,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       // given back unless the password was wrong: many people signing in from one address are
       // never refused.
       const attempt = await app.signInLimit.attempt(request.ip);
-      if (!attempt.allowed) {
-        throw tooManyRequests(rateLimitedMessage(attempt.retryAfter), attempt.retryAfter);
-      }
+      refuseIfSpent(attempt);
       try {
         const session = await auth.login(deps, request.body);
         await attempt.refund();

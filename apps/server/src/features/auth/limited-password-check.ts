@@ -37,7 +37,8 @@ export async function verifyPasswordLimited(
   }
 }
 
-function refuseIfSpent(attempt: SignInAttempt): asserts attempt is SignInAttempt & {
+/** A 429 (with its wait) when the sign-in limit refused this attempt. */
+export function refuseIfSpent(attempt: SignInAttempt): asserts attempt is SignInAttempt & {
   allowed: true;
 } {
   if (!attempt.allowed) {
